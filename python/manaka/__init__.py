@@ -1,0 +1,19 @@
+"""manaka: board-game play into neural-network training data.
+
+The formats, rules and loaders are C++ (``manaka._core``); these modules are
+thin re-exports with a Python surface.
+"""
+
+from manaka._core import EngineError, Error, FileError, InvalidDataError, TruncatedError
+from manaka import shogi, stream
+
+__all__ = [
+    "Error",
+    "InvalidDataError",
+    "TruncatedError",
+    "FileError",
+    "EngineError",
+    "shogi",
+    "stream",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,19 @@
+// Each verb of the `manaka` command lives in its own file and registers its
+// subcommand here. A callback that fails prints its message to stderr and
+// throws CLI::RuntimeError with the exit status.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "core/status.h"
+
+namespace manaka::cli {
+
+void add_shogi_command(CLI::App& app);
+void add_stream_command(CLI::App& app);
+
+// Prints "manaka: <message>" to stderr and exits the command with status 1
+// when st is an error.
+void exit_on_error(const Status& st);
+
+}  // namespace manaka::cli

@@ -1,0 +1,22 @@
+#include <cstdio>
+
+#include "cli/commands.h"
+
+namespace manaka::cli {
+
+void exit_on_error(const Status& st) {
+  if (st.ok()) return;
+  std::fprintf(stderr, "manaka: %s\n", st.message().c_str());
+  throw CLI::RuntimeError(1);
+}
+
+}  // namespace manaka::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{"manaka: board-game play into neural-network training data"};
+  app.require_subcommand(1);
+  manaka::cli::add_shogi_command(app);
+  manaka::cli::add_stream_command(app);
+  CLI11_PARSE(app, argc, argv);
+  return 0;
+}

@@ -1,0 +1,183 @@
+#include "core/file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+namespace manaka {
+
+Status io_error(const std::string& path, const char* what, int err) {
+  return Status::io(path + ": " + what + ": " + std::strerror(err));
+}
+
+// ---- InputFile ----
+
+Result<InputFile> InputFile::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error(path, "cannot open for reading", errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return io_error(path, "cannot stat", err);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return io_error(path, "cannot read", EISDIR);
+  }
+#ifdef POSIX_FADV_SEQUENTIAL
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+  InputFile f;
+  f.fd_ = fd;
+  f.size_ = S_ISREG(st.st_mode) ? static_cast<uint64_t>(st.st_size) : 0;
+  f.path_ = path;
+  return f;
+}
+
+InputFile::InputFile(InputFile&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)), size_(other.size_), path_(std::move(other.path_)) {}
+
+InputFile& InputFile::operator=(InputFile&& other) noexcept {
+  if (this != &other) {
+    close();
+    fd_ = std::exchange(other.fd_, -1);
+    size_ = other.size_;
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+InputFile::~InputFile() { close(); }
+
+void InputFile::close() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+Result<size_t> InputFile::read(void* buf, size_t n) {
+  if (fd_ < 0) return Status::io(path_ + ": read from a closed file");
+  size_t done = 0;
+  auto* p = static_cast<uint8_t*>(buf);
+  while (done < n) {
+    ssize_t got = ::read(fd_, p + done, n - done);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return io_error(path_, "read failed", errno);
+    }
+    if (got == 0) break;
+    done += static_cast<size_t>(got);
+  }
+  return done;
+}
+
+// ---- OutputFile ----
+
+Result<OutputFile> OutputFile::create(const std::string& path) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return io_error(path, "cannot open for writing", errno);
+  OutputFile f;
+  f.fd_ = fd;
+  f.path_ = path;
+  return f;
+}
+
+OutputFile::OutputFile(OutputFile&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
+
+OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
+  if (this != &other) {
+    (void)close();
+    fd_ = std::exchange(other.fd_, -1);
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+OutputFile::~OutputFile() { (void)close(); }
+
+Status OutputFile::write_all(const void* buf, size_t n) {
+  if (fd_ < 0) return Status::io(path_ + ": write to a closed file");
+  const auto* p = static_cast<const uint8_t*>(buf);
+  while (n > 0) {
+    ssize_t put = ::write(fd_, p, n);
+    if (put < 0) {
+      if (errno == EINTR) continue;
+      return io_error(path_, "write failed", errno);
+    }
+    p += put;
+    n -= static_cast<size_t>(put);
+  }
+  return Status();
+}
+
+Status OutputFile::sync() {
+  if (fd_ < 0) return Status::io(path_ + ": sync of a closed file");
+  if (::fsync(fd_) != 0) return io_error(path_, "fsync failed", errno);
+  return Status();
+}
+
+Status OutputFile::close() {
+  if (fd_ < 0) return Status();
+  int fd = std::exchange(fd_, -1);
+  if (::close(fd) != 0) return io_error(path_, "close failed", errno);
+  return Status();
+}
+
+// ---- AtomicFile ----
+
+Result<AtomicFile> AtomicFile::create(const std::string& final_path) {
+  std::string temp = final_path + ".tmp-" + std::to_string(::getpid());
+  MANAKA_ASSIGN_OR_RETURN(OutputFile file, OutputFile::create(temp));
+  AtomicFile f;
+  f.file_ = std::move(file);
+  f.final_path_ = final_path;
+  f.pending_ = true;
+  return f;
+}
+
+AtomicFile::AtomicFile(AtomicFile&& other) noexcept
+    : file_(std::move(other.file_)),
+      final_path_(std::move(other.final_path_)),
+      pending_(std::exchange(other.pending_, false)) {}
+
+AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
+  if (this != &other) {
+    abort();
+    file_ = std::move(other.file_);
+    final_path_ = std::move(other.final_path_);
+    pending_ = std::exchange(other.pending_, false);
+  }
+  return *this;
+}
+
+AtomicFile::~AtomicFile() { abort(); }
+
+Status AtomicFile::commit() {
+  if (!pending_) return Status::io(final_path_ + ": commit of a file already committed or aborted");
+  Status st = file_.sync();
+  if (st.ok()) st = file_.close();
+  if (st.ok() && ::rename(file_.path().c_str(), final_path_.c_str()) != 0) {
+    st = io_error(final_path_, ("cannot rename " + file_.path() + " onto it").c_str(), errno);
+  }
+  if (!st.ok()) {
+    abort();
+    return st;
+  }
+  pending_ = false;
+  return Status();
+}
+
+void AtomicFile::abort() {
+  if (!pending_) return;
+  pending_ = false;
+  (void)file_.close();
+  ::unlink(file_.path().c_str());
+}
+
+}  // namespace manaka

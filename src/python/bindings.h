@@ -1,0 +1,11 @@
+// One binding function per Python module, each in its own file.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace manaka::python {
+
+void bind_shogi(nanobind::module_ m);
+void bind_stream(nanobind::module_ m);
+
+}  // namespace manaka::python

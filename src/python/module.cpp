@@ -1,0 +1,13 @@
+// manaka._core: the private native module. Each binding file adds one
+// submodule; the Python package re-exports them with __all__.
+#include <nanobind/nanobind.h>
+
+#include "python/bindings.h"
+#include "python/errors.h"
+
+NB_MODULE(_core, m) {
+  m.doc() = "manaka native core (private; import manaka instead)";
+  manaka::python::register_errors(m);
+  manaka::python::bind_shogi(m.def_submodule("shogi", "shogi positions and moves"));
+  manaka::python::bind_stream(m.def_submodule("stream", "MPK1 raw streams"));
+}

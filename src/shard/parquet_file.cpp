@@ -1,0 +1,165 @@
+#include "shard/parquet_file.h"
+
+#include <arrow/io/file.h>
+#include <parquet/arrow/reader.h>
+#include <parquet/arrow/writer.h>
+#include <parquet/file_reader.h>
+#include <parquet/properties.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+namespace manaka::shard {
+
+Status from_arrow(const arrow::Status& st, const std::string& context) {
+  if (st.ok()) return Status();
+  if (st.IsIOError()) return Status::io(context + ": " + st.message());
+  return Status::invalid(context + ": " + st.message());
+}
+
+namespace {
+
+std::string temporary_name(const std::string& path) {
+  return path + ".tmp-" + std::to_string(::getpid());
+}
+
+Status write_to(const arrow::Table& table, const std::string& path,
+                const ParquetOptions& options) {
+  auto kv = std::make_shared<arrow::KeyValueMetadata>();
+  for (const auto& [k, v] : options.footer) kv->Append(k, v);
+  auto schema = table.schema()->WithMetadata(kv);
+  auto props = parquet::WriterProperties::Builder()
+                   .compression(parquet::Compression::ZSTD)
+                   ->compression_level(options.zstd_level)
+                   ->max_row_group_length(options.row_group_rows)
+                   ->build();
+  auto arrow_props = parquet::ArrowWriterProperties::Builder().store_schema()->build();
+  auto sink = arrow::io::FileOutputStream::Open(path);
+  if (!sink.ok()) return from_arrow(sink.status(), "cannot create " + path);
+  auto writer = parquet::arrow::FileWriter::Open(*schema, arrow::default_memory_pool(),
+                                                 *sink, props, arrow_props);
+  if (!writer.ok()) return from_arrow(writer.status(), path);
+  MANAKA_RETURN_NOT_OK(from_arrow((*writer)->WriteTable(table, options.row_group_rows), path));
+  MANAKA_RETURN_NOT_OK(from_arrow((*writer)->Close(), path));
+  return from_arrow((*sink)->Close(), path);
+}
+
+}  // namespace
+
+Status write_parquet(const arrow::Table& table, const std::string& path,
+                     const ParquetOptions& options) {
+  const std::string tmp = temporary_name(path);
+  Status st = write_to(table, tmp, options);
+  std::error_code ec;
+  if (!st.ok()) {
+    std::filesystem::remove(tmp, ec);
+    return st;
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    return Status::io("cannot rename " + tmp + " to " + path + ": " + ec.message());
+  }
+  return Status();
+}
+
+Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(
+    const std::string& path, std::shared_ptr<arrow::Schema> schema, const ParquetOptions& options) {
+  std::unique_ptr<ParquetFileWriter> w(new ParquetFileWriter());
+  w->path_ = path;
+  w->temp_ = temporary_name(path);
+  w->row_group_rows_ = options.row_group_rows;
+  auto kv = std::make_shared<arrow::KeyValueMetadata>();
+  for (const auto& [k, v] : options.footer) kv->Append(k, v);
+  w->schema_ = schema->WithMetadata(kv);
+  auto props = parquet::WriterProperties::Builder()
+                   .compression(parquet::Compression::ZSTD)
+                   ->compression_level(options.zstd_level)
+                   ->max_row_group_length(options.row_group_rows)
+                   ->build();
+  auto arrow_props = parquet::ArrowWriterProperties::Builder().store_schema()->build();
+  auto sink = arrow::io::FileOutputStream::Open(w->temp_);
+  if (!sink.ok()) return from_arrow(sink.status(), "cannot create " + w->temp_);
+  w->sink_ = *sink;
+  auto writer = parquet::arrow::FileWriter::Open(*w->schema_, arrow::default_memory_pool(),
+                                                 w->sink_, props, arrow_props);
+  if (!writer.ok()) {
+    Status st = from_arrow(writer.status(), w->temp_);
+    w->abort();
+    return st;
+  }
+  w->writer_ = std::move(*writer);
+  return w;
+}
+
+ParquetFileWriter::~ParquetFileWriter() { abort(); }
+
+Status ParquetFileWriter::write(const std::shared_ptr<arrow::RecordBatch>& batch) {
+  if (!writer_) return Status::invalid(path_ + ": write after commit or abort");
+  auto table = arrow::Table::FromRecordBatches(schema_, {batch});
+  if (!table.ok()) return from_arrow(table.status(), temp_);
+  return from_arrow(writer_->WriteTable(**table, row_group_rows_), temp_);
+}
+
+int64_t ParquetFileWriter::bytes_written() const {
+  if (!sink_) return 0;
+  auto pos = sink_->Tell();
+  return pos.ok() ? *pos : 0;
+}
+
+Status ParquetFileWriter::commit() {
+  if (!writer_) return Status::invalid(path_ + ": commit after commit or abort");
+  Status st = from_arrow(writer_->Close(), temp_);
+  if (st.ok()) st = from_arrow(sink_->Close(), temp_);
+  writer_.reset();
+  sink_.reset();
+  std::error_code ec;
+  if (st.ok()) {
+    std::filesystem::rename(temp_, path_, ec);
+    if (!ec) return Status();
+    st = Status::io("cannot rename " + temp_ + " to " + path_ + ": " + ec.message());
+  }
+  std::filesystem::remove(temp_, ec);
+  return st;
+}
+
+void ParquetFileWriter::abort() {
+  if (!writer_ && !sink_) return;
+  writer_.reset();  // an unclosed writer leaves no footer; the file is removed below
+  if (sink_) (void)sink_->Close();
+  sink_.reset();
+  std::error_code ec;
+  std::filesystem::remove(temp_, ec);
+}
+
+namespace {
+
+Result<std::unique_ptr<parquet::arrow::FileReader>> open_reader(const std::string& path) {
+  auto input = arrow::io::ReadableFile::Open(path);
+  if (!input.ok()) return from_arrow(input.status(), "cannot open " + path);
+  auto reader = parquet::arrow::OpenFile(*input, arrow::default_memory_pool());
+  if (!reader.ok()) return from_arrow(reader.status(), path);
+  return std::move(*reader);
+}
+
+}  // namespace
+
+Result<std::shared_ptr<arrow::Table>> read_parquet(const std::string& path) {
+  MANAKA_ASSIGN_OR_RETURN(auto reader, open_reader(path));
+  auto table = reader->ReadTable();
+  if (!table.ok()) return from_arrow(table.status(), path);
+  return std::move(*table);
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> read_parquet_footer(
+    const std::string& path) {
+  MANAKA_ASSIGN_OR_RETURN(auto reader, open_reader(path));
+  std::vector<std::pair<std::string, std::string>> out;
+  auto kv = reader->parquet_reader()->metadata()->key_value_metadata();
+  if (kv) {
+    for (int64_t i = 0; i < kv->size(); ++i) out.emplace_back(kv->key(i), kv->value(i));
+  }
+  return out;
+}
+
+}  // namespace manaka::shard

@@ -1,0 +1,316 @@
+#include "shogi/position.h"
+
+#include <cstdio>
+
+namespace manaka::shogi {
+namespace {
+
+// Zobrist keys from a fixed splitmix64 stream, so keys are the same on every
+// run and build. A hand contributes HAND[c][hk][count]; count 0 is key 0.
+struct Zobrist {
+  uint64_t psq[COLOR_NB][KIND_NB][SQUARE_NB];
+  uint64_t hand[COLOR_NB][HAND_KIND_NB][HAND_MAX[H_PAWN] + 1];
+  uint64_t white_to_move;
+};
+
+constexpr Zobrist make_zobrist() {
+  Zobrist z{};
+  uint64_t state = 0x6D616E616B61ULL;  // "manaka"
+  auto next = [&state] {
+    uint64_t x = (state += 0x9E3779B97F4A7C15ULL);
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+  };
+  for (auto& by_kind : z.psq)
+    for (auto& by_square : by_kind)
+      for (auto& k : by_square) k = next();
+  for (auto& by_kind : z.hand)
+    for (auto& by_count : by_kind)
+      for (int n = 1; n <= HAND_MAX[H_PAWN]; ++n) by_count[n] = next();
+  z.white_to_move = next();
+  return z;
+}
+
+constexpr Zobrist ZOBRIST = make_zobrist();
+
+std::string piece_name(Color c, Kind k) { return std::string(COLOR_NAME[c]) + " " + KIND_NAME[k]; }
+
+}  // namespace
+
+Position& Position::operator=(const Position& other) {
+  if (this == &other) return *this;
+  board_ = other.board_;
+  by_color_ = other.by_color_;
+  by_kind_ = other.by_kind_;
+  hand_ = other.hand_;
+  king_ = other.king_;
+  side_ = other.side_;
+  move_number_ = other.move_number_;
+  root_ = *other.st_;
+  root_.previous = nullptr;
+  st_ = &root_;
+  return *this;
+}
+
+Position Position::startpos() { return from_sfen("startpos").value(); }
+
+void Position::put(Color c, Kind k, Square s) {
+  board_[s] = make_piece(c, k);
+  by_color_[c] ^= square_bb(s);
+  by_kind_[k] ^= square_bb(s);
+}
+
+void Position::remove(Color c, Kind k, Square s) {
+  board_[s] = NO_PIECE;
+  by_color_[c] ^= square_bb(s);
+  by_kind_[k] ^= square_bb(s);
+}
+
+uint64_t Position::compute_key() const {
+  uint64_t key = side_ == WHITE ? ZOBRIST.white_to_move : 0;
+  for (int s = 0; s < SQUARE_NB; ++s)
+    if (board_[s] != NO_PIECE) key ^= ZOBRIST.psq[color_of(board_[s])][kind_of(board_[s])][s];
+  for (int c = 0; c < COLOR_NB; ++c)
+    for (int hk = 0; hk < HAND_KIND_NB; ++hk) key ^= ZOBRIST.hand[c][hk][hand_[c][hk]];
+  return key;
+}
+
+Result<Position> Position::from_setup(const Setup& setup, int* where) {
+  auto refuse = [where](int square, const std::string& why) -> Status {
+    if (where) *where = square;
+    return Status::invalid(why);
+  };
+  if (where) *where = -1;
+  Position pos;
+  int kings[COLOR_NB] = {0, 0};
+  int total[KIND_NB] = {};          // by base kind, board and hands
+  unsigned pawn_files[COLOR_NB] = {0, 0};  // bit f: an unpromoted pawn on file f
+  for (int i = 0; i < SQUARE_NB; ++i) {
+    Square s = Square(i);
+    Piece p = setup.board[s];
+    if (p == NO_PIECE) continue;
+    if (!is_piece_byte(p)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "unknown board byte 0x%02x on %s", p, square_name(s).c_str());
+      return refuse(s, buf);
+    }
+    Color c = color_of(p);
+    Kind k = kind_of(p);
+    if (k == KING && ++kings[c] > 1)
+      return refuse(s, std::string(COLOR_NAME[c]) + " has a second king, on " + square_name(s));
+    int rr = relative_rank(c, s);
+    if (((k == PAWN || k == LANCE) && rr == 1) || (k == KNIGHT && rr <= 2))
+      return refuse(s, piece_name(c, k) + " on " + square_name(s) + " can never move (rank " +
+                           std::to_string(rank_of(s)) + ")");
+    if (k == PAWN) {
+      unsigned bit = 1u << file_of(s);
+      if (pawn_files[c] & bit)
+        return refuse(s, std::string(COLOR_NAME[c]) + " has two unpromoted pawns on file " +
+                             std::to_string(file_of(s)) + " (nifu), the second on " + square_name(s));
+      pawn_files[c] |= bit;
+    }
+    ++total[BASE_KIND[k]];
+    pos.put(c, k, s);
+    if (k == KING) pos.king_[c] = s;
+  }
+  for (int c = 0; c < COLOR_NB; ++c)
+    for (int hk = 0; hk < HAND_KIND_NB; ++hk) {
+      int n = setup.hand[c][hk];
+      if (n > HAND_MAX[hk])
+        return refuse(-1, std::string(COLOR_NAME[c]) + "'s hand holds " + std::to_string(n) + " " +
+                              KIND_NAME[KIND_OF_HAND[hk]] + "s, more than " + std::to_string(HAND_MAX[hk]));
+      total[KIND_OF_HAND[hk]] += n;
+      pos.hand_[c][hk] = uint8_t(n);
+    }
+  for (int c = 0; c < COLOR_NB; ++c)
+    if (!kings[c]) return refuse(-1, std::string(COLOR_NAME[c]) + " has no king");
+  for (int k = ROOK; k <= PAWN; ++k)
+    if (total[k] > SET_COUNT[k])
+      return refuse(-1, std::to_string(total[k]) + " " + KIND_NAME[k] +
+                            "s on the board and in hands, more than the " +
+                            std::to_string(SET_COUNT[k]) + " of a set");
+  if (setup.side != BLACK && setup.side != WHITE)
+    return refuse(-1, "side to move " + std::to_string(int(setup.side)) + " is neither Black nor White");
+  if (setup.move_number < 1)
+    return refuse(-1, "move number " + std::to_string(setup.move_number) + " is not positive");
+  pos.side_ = setup.side;
+  pos.move_number_ = setup.move_number;
+  Color them = ~pos.side_;
+  if (pos.attackers_to(pos.side_, pos.king_[them], pos.pieces()))
+    return refuse(pos.king_[them], std::string(COLOR_NAME[them]) + ", not to move, is in check");
+  pos.root_.key = pos.compute_key();
+  pos.root_.checkers = pos.attackers_to(them, pos.king_[pos.side_], pos.pieces());
+  return pos;
+}
+
+Bitboard Position::attackers_to(Color by, Square s, Bitboard occ) const {
+  Color victim = ~by;  // a piece of `by` attacks s when it stands where victim's steps from s go
+  Bitboard b = (STEP[victim][PAWN][s] & by_kind_[PAWN]) |
+               (STEP[victim][KNIGHT][s] & by_kind_[KNIGHT]) |
+               (STEP[victim][SILVER][s] & by_kind_[SILVER]) |
+               (STEP[victim][GOLD][s] & golds()) |
+               (STEP[victim][KING][s] & (by_kind_[KING] | by_kind_[PRO_ROOK] | by_kind_[PRO_BISHOP])) |
+               (rook_attacks(s, occ) & (by_kind_[ROOK] | by_kind_[PRO_ROOK])) |
+               (bishop_attacks(s, occ) & (by_kind_[BISHOP] | by_kind_[PRO_BISHOP])) |
+               (lance_attacks(victim, s, occ) & by_kind_[LANCE]);
+  return b & by_color_[by];
+}
+
+Bitboard Position::pinned(Color c, Bitboard occ) const {
+  Color them = ~c;
+  Square k = king_[c];
+  Bitboard snipers =
+      ((PSEUDO[c][ROOK][k] & (by_kind_[ROOK] | by_kind_[PRO_ROOK])) |
+       (PSEUDO[c][BISHOP][k] & (by_kind_[BISHOP] | by_kind_[PRO_BISHOP])) |
+       (PSEUDO[c][LANCE][k] & by_kind_[LANCE])) &
+      by_color_[them];
+  Bitboard result = 0;
+  while (snipers) {
+    Bitboard b = between_bb(k, pop_lsb(snipers)) & occ;
+    if (b && !more_than_one(b)) result |= b & by_color_[c];
+  }
+  return result;
+}
+
+bool Position::pawn_drop_mates(Square to) const {
+  Color us = side_, them = ~us;
+  Square ksq = king_[them];
+  Bitboard occ = pieces() | square_bb(to);
+  // A capture by a piece other than the king: pins are taken with the pawn
+  // on the board, and a pinned piece can never reach a square next to its king
+  // along its pin line, so any pinned capturer is out.
+  Bitboard capturers = attackers_to(them, to, occ) & ~square_bb(ksq);
+  if (capturers & ~pinned(them, occ)) return false;
+  // A king move, the capture of the pawn included. The pawn itself attacks
+  // only the king's square, so it changes no escape.
+  Bitboard escapes = STEP[them][KING][ksq] & ~by_color_[them];
+  Bitboard occ_without_king = occ ^ square_bb(ksq);
+  while (escapes)
+    if (!attackers_to(us, pop_lsb(escapes), occ_without_king)) return false;
+  return true;
+}
+
+bool Position::gives_check(Move m) const {
+  Color us = side_;
+  Square ksq = king_[~us];
+  Square to = m.to_square();
+  Bitboard occ = pieces() | square_bb(to);
+  Kind k;
+  if (m.is_drop()) {
+    k = KIND_OF_HAND[m.dropped_kind()];
+  } else {
+    Square from = m.from_square();
+    k = kind_of(board_[from]);
+    if (m.is_promote()) k = PROMOTED[k];
+    occ ^= square_bb(from);
+    // A discovered check: a slider of ours that now sees the king.
+    Bitboard sliders = (rook_attacks(ksq, occ) & (by_kind_[ROOK] | by_kind_[PRO_ROOK])) |
+                       (bishop_attacks(ksq, occ) & (by_kind_[BISHOP] | by_kind_[PRO_BISHOP])) |
+                       (lance_attacks(~us, ksq, occ) & by_kind_[LANCE]);
+    if (sliders & by_color_[us] & ~square_bb(from)) return true;
+  }
+  return attacks(us, k, to, occ) & square_bb(ksq);
+}
+
+bool Position::is_legal(Move m) const {
+  if (!m.well_formed()) return false;
+  Color us = side_, them = ~us;
+  Square to = m.to_square(), ksq = king_[us];
+  Bitboard occ = pieces(), to_bb = square_bb(to);
+  if (by_color_[us] & to_bb) return false;
+  Bitboard checkers = st_->checkers;
+  if (m.is_drop()) {
+    HandKind hk = m.dropped_kind();
+    Kind k = KIND_OF_HAND[hk];
+    if (!hand_[us][hk] || (occ & to_bb)) return false;
+    int rr = relative_rank(us, to);
+    if (((k == PAWN || k == LANCE) && rr == 1) || (k == KNIGHT && rr <= 2)) return false;
+    if (checkers && (more_than_one(checkers) || !(between_bb(ksq, lsb(checkers)) & to_bb)))
+      return false;
+    if (k != PAWN) return true;
+    if (pieces(us, PAWN) & file_bb(file_of(to))) return false;  // nifu
+    bool in_front_of_king = STEP[us][PAWN][to] & square_bb(king_[them]);
+    return !in_front_of_king || !pawn_drop_mates(to);
+  }
+  Square from = m.from_square();
+  Piece pc = board_[from];
+  if (pc == NO_PIECE || color_of(pc) != us) return false;
+  Kind k = kind_of(pc);
+  if (!(attacks(us, k, from, occ) & to_bb)) return false;
+  if (m.is_promote()) {
+    if (!can_promote(k) || !(in_zone(us, from) || in_zone(us, to))) return false;
+  } else {
+    int rr = relative_rank(us, to);
+    if (((k == PAWN || k == LANCE) && rr == 1) || (k == KNIGHT && rr <= 2)) return false;
+  }
+  if (k == KING) return !attackers_to(them, to, occ ^ square_bb(from));
+  if (checkers && (more_than_one(checkers) || !(check_block_bb(ksq, lsb(checkers)) & to_bb)))
+    return false;
+  return !(pinned(us, occ) & square_bb(from)) || on_ray(ksq, from, to);
+}
+
+void Position::do_move(Move m, StateInfo& st) {
+  Color us = side_, them = ~us;
+  Square to = m.to_square();
+  uint64_t key = st_->key ^ ZOBRIST.white_to_move;
+  st.captured = NO_PIECE;
+  if (m.is_drop()) {
+    HandKind hk = m.dropped_kind();
+    Kind k = KIND_OF_HAND[hk];
+    uint8_t& n = hand_[us][hk];
+    key ^= ZOBRIST.hand[us][hk][n] ^ ZOBRIST.hand[us][hk][n - 1];
+    --n;
+    put(us, k, to);
+    key ^= ZOBRIST.psq[us][k][to];
+  } else {
+    Square from = m.from_square();
+    Kind k = kind_of(board_[from]);
+    Piece captured = board_[to];
+    if (captured != NO_PIECE) {
+      Kind ck = kind_of(captured);
+      HandKind hk = HAND_OF[ck];
+      uint8_t& n = hand_[us][hk];
+      key ^= ZOBRIST.psq[them][ck][to] ^ ZOBRIST.hand[us][hk][n] ^ ZOBRIST.hand[us][hk][n + 1];
+      ++n;
+      remove(them, ck, to);
+      st.captured = captured;
+    }
+    Kind moved = m.is_promote() ? PROMOTED[k] : k;
+    remove(us, k, from);
+    put(us, moved, to);
+    key ^= ZOBRIST.psq[us][k][from] ^ ZOBRIST.psq[us][moved][to];
+    if (k == KING) king_[us] = to;
+  }
+  side_ = them;
+  ++move_number_;
+  st.key = key;
+  st.previous = st_;
+  st_ = &st;
+  st.checkers = attackers_to(us, king_[them], pieces());
+}
+
+void Position::undo_move(Move m) {
+  side_ = ~side_;
+  --move_number_;
+  Color us = side_, them = ~us;
+  Square to = m.to_square();
+  Kind k = kind_of(board_[to]);
+  remove(us, k, to);
+  if (m.is_drop()) {
+    ++hand_[us][m.dropped_kind()];
+  } else {
+    Square from = m.from_square();
+    Kind original = m.is_promote() ? BASE_KIND[k] : k;
+    put(us, original, from);
+    if (k == KING) king_[us] = from;
+    Piece captured = st_->captured;
+    if (captured != NO_PIECE) {
+      put(them, kind_of(captured), to);
+      --hand_[us][HAND_OF[kind_of(captured)]];
+    }
+  }
+  st_ = st_->previous;
+}
+
+}  // namespace manaka::shogi

@@ -1,0 +1,121 @@
+#include "stream/reader.h"
+
+#include <cstring>
+
+#include "core/progress.h"
+#include "stream/header.h"
+#include "stream/record.h"
+#include "stream/validate.h"
+
+namespace manaka::stream {
+
+Result<Reader> Reader::open(const std::string& path) {
+  MANAKA_ASSIGN_OR_RETURN(InputFile file, InputFile::open(path));
+  Reader r;
+  r.path_ = path;
+  r.size_ = file.size_at_open();
+  r.file_ = std::move(file);
+  r.buffer_ = std::make_unique_for_overwrite<uint8_t[]>(kBufferSize);
+  r.data_ = r.buffer_.get();
+  MANAKA_RETURN_NOT_OK(r.read_header());
+  return r;
+}
+
+Result<Reader> Reader::from_memory(std::span<const uint8_t> bytes, std::string name) {
+  Reader r;
+  r.path_ = std::move(name);
+  r.size_ = bytes.size();
+  r.data_ = bytes.data();
+  r.end_ = bytes.size();
+  r.eof_ = true;
+  MANAKA_RETURN_NOT_OK(r.read_header());
+  return r;
+}
+
+Result<bool> Reader::ensure(size_t n) {
+  if (end_ - pos_ >= n) return true;
+  if (eof_) return false;
+  // Move the unread tail to the front and fill the rest of the buffer.
+  size_t tail = end_ - pos_;
+  if (tail > 0 && pos_ > 0) std::memmove(buffer_.get(), buffer_.get() + pos_, tail);
+  pos_ = 0;
+  end_ = tail;
+  MANAKA_ASSIGN_OR_RETURN(size_t got, file_.read(buffer_.get() + end_, kBufferSize - end_));
+  end_ += got;
+  if (end_ < kBufferSize) eof_ = true;  // read() fills the request unless at EOF
+  return end_ - pos_ >= n;
+}
+
+Status Reader::read_header() {
+  MANAKA_ASSIGN_OR_RETURN(bool have, ensure(kHeaderSize));
+  if (!have) {
+    return Status::truncated(path_ + ": truncated: stream is " + std::to_string(end_ - pos_) +
+                             " bytes, shorter than the 24-byte MPK1 header");
+  }
+  auto parsed = decode_header(std::span<const uint8_t, kHeaderSize>(data_ + pos_, kHeaderSize));
+  if (!parsed.ok()) return std::move(parsed).take_status().with_context(path_ + ": header: ");
+  header_ = *parsed;
+  pos_ += kHeaderSize;
+  offset_ = kHeaderSize;
+  return Status();
+}
+
+Status Reader::fail(Status st) {
+  failure_ = std::make_unique<Status>(st);
+  return st;
+}
+
+Result<bool> Reader::next(RecordView& out) {
+  if (failure_) return *failure_;
+  auto have = ensure(kRecordFixedSize);
+  if (!have.ok()) return fail(std::move(have).take_status());
+  if (!*have) {
+    size_t remain = end_ - pos_;
+    if (remain == 0) return false;
+    return fail(Status::truncated(path_ + ": truncated: file ends inside record " + std::to_string(index_) +
+                                  " at byte " + std::to_string(offset_) + " (needs at least " +
+                                  std::to_string(kRecordFixedSize) + " bytes, " + std::to_string(remain) +
+                                  " remain)"));
+  }
+  RecordPrefix pre = decode_prefix(data_ + pos_);
+  Status st = validate_prefix(pre.value_z, pre.value_q, pre.n_cand);
+  if (!st.ok()) return fail(std::move(st).with_context(record_context(path_, index_, offset_)));
+
+  size_t size = record_size(header_.packed_len, pre.n_cand);
+  have = ensure(size);
+  if (!have.ok()) return fail(std::move(have).take_status());
+  if (!*have) {
+    return fail(Status::truncated(path_ + ": truncated: file ends inside record " + std::to_string(index_) +
+                                  " at byte " + std::to_string(offset_) + " (needs " + std::to_string(size) +
+                                  " bytes, " + std::to_string(end_ - pos_) + " remain)"));
+  }
+  const uint8_t* p = data_ + pos_;
+  if (candidates_.size() < pre.n_cand) candidates_.resize(pre.n_cand);
+  decode_candidates(p + kRecordFixedSize + header_.packed_len, pre.n_cand, candidates_.data());
+  std::span<const Candidate> cands(candidates_.data(), pre.n_cand);
+  st = validate_candidates(header_, cands);
+  if (!st.ok()) return fail(std::move(st).with_context(record_context(path_, index_, offset_)));
+
+  out.ply = pre.ply;
+  out.value_z = pre.value_z;
+  out.value_q = pre.value_q;
+  out.packed = std::span<const uint8_t>(p + kRecordFixedSize, header_.packed_len);
+  out.candidates = cands;
+  pos_ += size;
+  offset_ += size;
+  ++index_;
+  return true;
+}
+
+Result<uint64_t> validate_all(Reader& reader, Progress* progress) {
+  RecordView rec;
+  while (true) {
+    MANAKA_ASSIGN_OR_RETURN(bool more, reader.next(rec));
+    if (!more) break;
+    if (progress) progress->update(reader.byte_offset(), reader.record_index());
+  }
+  if (progress) progress->update(reader.byte_offset(), reader.record_index());
+  return reader.record_index();
+}
+
+}  // namespace manaka::stream

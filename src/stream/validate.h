@@ -1,0 +1,51 @@
+// stream::validate: the rules every MPK1 record obeys, run by the writer
+// before a record is written and by the reader on every record it returns.
+//
+// A rule's message names the rule only ("value_z is 0.5, must be exactly -1,
+// 0 or 1"); the writer and reader prefix it with the file, the record index
+// and its byte offset (record_context).
+//
+// The rules, in the order they are checked:
+//   1. at least one candidate (and, for an owning record, at most 65535)
+//   2. packed is exactly packed_len bytes wide
+//   3. value_z is exactly -1, 0 or 1
+//   4. value_q is finite and within [-1, 1]
+//   5. every mv looks like a move16: bit 15 clear, destination < 81, origin
+//      field <= 87, no drop (origin field >= 81) flagged as promoting
+//   6. visits present on every candidate or on none (likewise 7. cp)
+//   8. the half policy_source names is present: visits for 0, cp for 1
+// "visits present but totalling zero" needs no rule of its own: NO_VISITS is
+// 0, so a present count is >= 1 and a record with visits present totals at
+// least n_cand; a record whose counts are all zero has visits absent, which
+// rule 8 refuses in a visit-sourced stream (its message says the total is
+// zero). The sum is computed in u64 and checked anyway.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "core/status.h"
+#include "stream/format.h"
+
+namespace manaka::stream {
+
+// Rules 1-8 against the stream's header.
+Status validate_record(const Header& header, const RecordView& rec);
+
+// The rules that need only the record's first 12 bytes (1, 3, 4); the reader
+// runs them before it knows the rest of the record is there, so a corrupt
+// prefix is reported as corrupt rather than as a truncation.
+Status validate_prefix(float value_z, float value_q, size_t n_cand);
+
+// Rules 5-8.
+Status validate_candidates(const Header& header, std::span<const Candidate> candidates);
+
+// Rule 5 for one move; the message starts with "mv 0x....".
+Status validate_move16(uint16_t mv);
+
+// "path: record 17 at byte 4242: "
+std::string record_context(const std::string& path, uint64_t index, uint64_t offset);
+
+}  // namespace manaka::stream

@@ -1,0 +1,127 @@
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "stream/header.h"
+#include "stream/reader.h"
+#include "stream/writer.h"
+
+namespace manaka::stream {
+namespace {
+
+std::vector<uint8_t> encoded(const Header& h) {
+  std::vector<uint8_t> b(kHeaderSize);
+  encode_header(h, std::span<uint8_t, kHeaderSize>(b.data(), kHeaderSize));
+  return b;
+}
+
+Result<Header> decoded(const std::vector<uint8_t>& b) {
+  return decode_header(std::span<const uint8_t, kHeaderSize>(b.data(), kHeaderSize));
+}
+
+TEST(Header, LayoutIsLittleEndianAtTheDocumentedOffsets) {
+  Header h;
+  h.packed_len = 0x0160;
+  h.pov = Pov::Black;
+  h.policy_source = PolicySource::Cp;
+  h.mate_scale = 32000;
+  h.fv_scale = 16;
+  h.mate_slack = 100;
+  h.eval_coef = 600.0f;  // 0x44160000
+  std::vector<uint8_t> b = encoded(h);
+  std::vector<uint8_t> expect = {'M',  'P',  'K',  '1',  0x01, 0x00, 0x60, 0x01, 0x01, 0x01, 0x00, 0x7D,
+                                 0x10, 0x00, 0x64, 0x00, 0x00, 0x00, 0x16, 0x44, 0x00, 0x00, 0x00, 0x00};
+  EXPECT_EQ(b, expect);
+  auto back = decoded(b);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(*back, h);
+}
+
+TEST(Header, RefusesBadMagic) {
+  std::vector<uint8_t> b = encoded(Header{});
+  b[3] = '2';
+  auto r = decoded(b);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().kind(), ErrorKind::Invalid);
+  EXPECT_EQ(r.status().message(), "bad magic 4D 50 4B 32, expected 4D 50 4B 31 (\"MPK1\")");
+}
+
+TEST(Header, RefusesUnknownVersions) {
+  for (uint16_t v : {0, 2, 65535}) {
+    std::vector<uint8_t> b = encoded(Header{});
+    b[4] = static_cast<uint8_t>(v);
+    b[5] = static_cast<uint8_t>(v >> 8);
+    auto r = decoded(b);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().message(),
+              "unsupported version " + std::to_string(v) + " (this build reads MPK1 version 1)");
+  }
+}
+
+TEST(Header, RefusesPovAndPolicySourceOutOfRange) {
+  std::vector<uint8_t> b = encoded(Header{});
+  b[8] = 2;
+  EXPECT_EQ(decoded(b).status().message(), "pov is 2, must be 0 (side to move) or 1 (Black)");
+  b = encoded(Header{});
+  b[9] = 255;
+  EXPECT_EQ(decoded(b).status().message(), "policy_source is 255, must be 0 (visits) or 1 (cp)");
+}
+
+TEST(Header, RefusesEveryFlagBitNamingIt) {
+  for (int bit = 0; bit < 32; ++bit) {
+    Header h;
+    h.flags = uint32_t{1} << bit;
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08X", h.flags);
+    auto r = decoded(encoded(h));
+    ASSERT_FALSE(r.ok()) << bit;
+    EXPECT_EQ(r.status().message(),
+              std::string("flags ") + hex + " has bit " + std::to_string(bit) + " set; version 1 defines no flags");
+  }
+  Header h;
+  h.flags = 0x80000005;
+  EXPECT_EQ(decoded(encoded(h)).status().message(),
+            "flags 0x80000005 has bits 0, 2, 31 set; version 1 defines no flags");
+}
+
+TEST(Header, ReaderAndWriterPrefixThePath) {
+  std::vector<uint8_t> b = encoded(Header{});
+  b[20] = 0x08;
+  auto r = Reader::from_memory(b, "games.mpk");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "games.mpk: header: flags 0x00000008 has bit 3 set; version 1 defines no flags");
+
+  std::string path = ::testing::TempDir() + "/mpk_hdr_" + std::to_string(::getpid());
+  Header bad;
+  bad.version = 2;
+  auto w = Writer::create(path, bad);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().message(), path + ": header: unsupported version 2 (this build reads MPK1 version 1)");
+  EXPECT_FALSE(std::filesystem::exists(path));  // refused before the file is created
+}
+
+TEST(Header, SelfPlayHeaderDeclaresNoCentipawnScale) {
+  Header h = selfplay_header();
+  EXPECT_EQ(h.policy_source, PolicySource::Visits);
+  EXPECT_EQ(h.pov, Pov::SideToMove);
+  EXPECT_EQ(h.packed_len, 96);
+  EXPECT_EQ(h.mate_scale, 0);
+  EXPECT_EQ(h.fv_scale, 0);
+  EXPECT_EQ(h.mate_slack, 0);
+  EXPECT_EQ(h.eval_coef, 0.0f);
+  EXPECT_EQ(h.flags, 0u);
+}
+
+TEST(Header, OpenReportsMissingFileWithReason) {
+  auto r = Reader::open("/nonexistent/dir/games.mpk");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().kind(), ErrorKind::IO);
+  EXPECT_EQ(r.status().message(), "/nonexistent/dir/games.mpk: cannot open for reading: No such file or directory");
+}
+
+}  // namespace
+}  // namespace manaka::stream
