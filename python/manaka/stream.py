@@ -1,5 +1,98 @@
-"""MPK1 raw streams: reading, writing and self-play writing."""
+"""MPK1 raw streams: reading as columnar numpy batches, writing, self-play writing.
 
-from manaka._core import stream as _stream  # noqa: F401
+The format and its validation are C++ (``manaka._core``); a record that
+breaks a rule raises :class:`manaka.InvalidDataError` naming the file, the
+record index, the byte offset and the rule, and a stream that ends inside a
+record raises :class:`manaka.TruncatedError`.
+"""
 
-__all__: list[str] = []
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from manaka._core.stream import (
+    NO_CP,
+    NO_VISITS,
+    Header,
+    SelfPlayWriter,
+    Writer,
+    _Reader,
+    inspect,
+    quantize_policy,
+    selfplay_header,
+    validate,
+)
+
+__all__ = [
+    "NO_CP",
+    "NO_VISITS",
+    "Header",
+    "Batch",
+    "Reader",
+    "read_batches",
+    "Writer",
+    "SelfPlayWriter",
+    "selfplay_header",
+    "quantize_policy",
+    "validate",
+    "inspect",
+]
+
+
+@dataclass
+class Batch:
+    """Records as columns. Record ``i`` owns candidates
+    ``cand_offsets[i]:cand_offsets[i + 1]`` of ``mv``, ``visits`` and ``cp``."""
+
+    packed: np.ndarray        # (N, packed_len) uint8
+    ply: np.ndarray           # (N,) uint16
+    value_z: np.ndarray       # (N,) float32, -1 / 0 / 1 from the side to move
+    value_q: np.ndarray       # (N,) float32 in [-1, 1]
+    cand_offsets: np.ndarray  # (N + 1,) int64
+    mv: np.ndarray            # (C,) uint16 move16
+    visits: np.ndarray        # (C,) uint32, NO_VISITS where absent
+    cp: np.ndarray            # (C,) int16, NO_CP where absent
+
+    def __len__(self) -> int:
+        return len(self.ply)
+
+
+class Reader:
+    """Streams a file in constant memory, validating every record.
+
+    >>> with Reader("games.mpk") as r:
+    ...     for batch in r.batches(65536): ...
+    """
+
+    def __init__(self, path: str) -> None:
+        self._reader = _Reader.open(str(path))
+
+    @property
+    def header(self) -> Header:
+        return self._reader.header
+
+    @property
+    def records_read(self) -> int:
+        return self._reader.records_read
+
+    def batches(self, batch_size: int = 65536) -> Iterator[Batch]:
+        while (columns := self._reader.read_batch(batch_size)) is not None:
+            yield Batch(**columns)
+
+    def __iter__(self) -> Iterator[Batch]:
+        return self.batches()
+
+    def __enter__(self) -> "Reader":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._reader = None
+
+
+def read_batches(path: str, batch_size: int = 65536) -> Iterator[Batch]:
+    """Every record of a stream, ``batch_size`` at a time."""
+    yield from Reader(path).batches(batch_size)
+

@@ -1,7 +1,220 @@
+// manaka.stream: MPK1 reading (columnar numpy batches), writing and
+// self-play writing. Every record is validated by the C++ layer.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "python/bindings.h"
+#include "python/errors.h"
+#include "python/numpy.h"
+#include "stream/batch.h"
+#include "stream/header.h"
+#include "stream/inspect.h"
+#include "stream/quantize.h"
+#include "stream/reader.h"
+#include "stream/selfplay_writer.h"
+#include "stream/validate.h"
+#include "stream/writer.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
 
 namespace manaka::python {
+namespace {
 
-void bind_stream(nanobind::module_ m) {}
+using stream::Candidate;
+
+std::span<const uint8_t> bytes_of(const nb::bytes& b) {
+  return {static_cast<const uint8_t*>(b.data()), b.size()};
+}
+
+nb::dict batch_to_dict(stream::Batch&& b) {
+  nb::dict d;
+  const size_t n = b.size();
+  d["packed"] = to_numpy(std::move(b.packed), {n, b.packed_len});
+  d["ply"] = to_numpy(std::move(b.ply));
+  d["value_z"] = to_numpy(std::move(b.value_z));
+  d["value_q"] = to_numpy(std::move(b.value_q));
+  d["cand_offsets"] = to_numpy(std::move(b.cand_offsets));
+  d["mv"] = to_numpy(std::move(b.mv));
+  d["visits"] = to_numpy(std::move(b.visits));
+  d["cp"] = to_numpy(std::move(b.cp));
+  return d;
+}
+
+// Candidates from parallel lists; a missing list is the absent marker.
+std::vector<Candidate> candidates_of(const std::vector<uint16_t>& mv,
+                                     const std::optional<std::vector<uint32_t>>& visits,
+                                     const std::optional<std::vector<int16_t>>& cp) {
+  if ((visits && visits->size() != mv.size()) || (cp && cp->size() != mv.size()))
+    throw StatusError{Status::invalid("mv, visits and cp must have the same length")};
+  std::vector<Candidate> out(mv.size());
+  for (size_t i = 0; i < mv.size(); ++i) {
+    out[i].mv = mv[i];
+    if (visits) out[i].visits = (*visits)[i];
+    if (cp) out[i].cp = (*cp)[i];
+  }
+  return out;
+}
+
+stream::GameResult result_of(int black_view) {
+  switch (black_view) {
+    case 1: return stream::GameResult::BlackWin;
+    case -1: return stream::GameResult::WhiteWin;
+    case 0: return stream::GameResult::Draw;
+  }
+  throw StatusError{Status::invalid("result " + std::to_string(black_view) +
+                                    ": must be 1 (Black won), -1 (White won) or 0 (draw)")};
+}
+
+nb::dict stats_to_dict(const stream::StreamStats& s) {
+  nb::dict d;
+  d["records"] = s.records;
+  d["bytes"] = s.bytes;
+  d["candidates"] = s.candidates;
+  d["cand_mean"] = s.cand_mean;
+  d["cand_p50"] = s.cand_p50;
+  d["cand_p99"] = s.cand_p99;
+  d["cand_max"] = s.cand_max;
+  if (s.header.policy_source == stream::PolicySource::Visits) {
+    d["visit_total_min"] = s.visit_total_min;
+    d["visit_total_mean"] = s.visit_total_mean;
+    d["visit_total_max"] = s.visit_total_max;
+    d["visited_1"] = s.share(s.visited_1, s.candidates);
+    d["visited_2"] = s.share(s.visited_2, s.candidates);
+    d["visited_3"] = s.share(s.visited_3, s.candidates);
+  }
+  d["value_z"] = nb::make_tuple(s.z_loss, s.z_draw, s.z_win);
+  d["records_sharing_board"] = s.share(s.records_sharing_board, s.records);
+  return d;
+}
+
+}  // namespace
+
+void bind_stream(nb::module_ m) {
+  m.attr("NO_CP") = stream::kNoCp;
+  m.attr("NO_VISITS") = stream::kNoVisits;
+
+  nb::class_<stream::Header>(m, "Header", "The 24-byte MPK1 header, field by field.")
+      .def(nb::init<>())
+      .def_rw("version", &stream::Header::version)
+      .def_rw("packed_len", &stream::Header::packed_len)
+      .def_prop_rw("pov", [](const stream::Header& h) { return int(h.pov); },
+                   [](stream::Header& h, int v) { h.pov = stream::Pov(v); }, "0 side to move, 1 Black")
+      .def_prop_rw("policy_source", [](const stream::Header& h) { return int(h.policy_source); },
+                   [](stream::Header& h, int v) { h.policy_source = stream::PolicySource(v); },
+                   "0 visits, 1 softmax over cp")
+      .def_rw("mate_scale", &stream::Header::mate_scale)
+      .def_rw("fv_scale", &stream::Header::fv_scale)
+      .def_rw("mate_slack", &stream::Header::mate_slack)
+      .def_rw("eval_coef", &stream::Header::eval_coef)
+      .def_rw("flags", &stream::Header::flags)
+      .def("__eq__", [](const stream::Header& a, const stream::Header& b) { return a == b; })
+      .def("__repr__", [](const stream::Header& h) {
+        return "Header(packed_len=" + std::to_string(h.packed_len) + ", pov=" + std::to_string(int(h.pov)) +
+               ", policy_source=" + std::to_string(int(h.policy_source)) +
+               ", mate_scale=" + std::to_string(h.mate_scale) + ", fv_scale=" + std::to_string(h.fv_scale) +
+               ", mate_slack=" + std::to_string(h.mate_slack) + ", eval_coef=" + std::to_string(h.eval_coef) + ")";
+      });
+  m.def("selfplay_header", &stream::selfplay_header);
+
+  nb::class_<stream::Reader>(m, "_Reader")
+      .def_static("open", [](const std::string& path) { return unwrap(stream::Reader::open(path)); }, "path"_a)
+      .def_prop_ro("header", &stream::Reader::header)
+      .def_prop_ro("path", &stream::Reader::path)
+      .def_prop_ro("records_read", &stream::Reader::record_index)
+      .def("read_batch", [](stream::Reader& r, size_t max_records) -> std::optional<nb::dict> {
+             stream::Batch batch;
+             bool any;
+             {
+               nb::gil_scoped_release release;
+               any = unwrap(stream::read_batch(r, max_records, batch));
+             }
+             if (!any) return std::nullopt;
+             return batch_to_dict(std::move(batch));
+           }, "max_records"_a);
+
+  nb::class_<stream::Writer>(m, "Writer", "Appends validated records to a new MPK1 stream.")
+      .def("__init__", [](stream::Writer* self, const std::string& path, const stream::Header& header) {
+             new (self) stream::Writer(unwrap(stream::Writer::create(path, header)));
+           }, "path"_a, "header"_a)
+      .def("write", [](stream::Writer& w, nb::bytes packed, uint16_t ply, float value_z, float value_q,
+                       const std::vector<uint16_t>& mv, std::optional<std::vector<uint32_t>> visits,
+                       std::optional<std::vector<int16_t>> cp) {
+             auto cands = candidates_of(mv, visits, cp);
+             raise_if_error(w.write(stream::RecordView{ply, value_z, value_q, bytes_of(packed), cands}));
+           }, "packed"_a, "ply"_a, "value_z"_a, "value_q"_a, "mv"_a, "visits"_a = nb::none(), "cp"_a = nb::none(),
+           "One record; visits or cp left out are written as absent.")
+      .def("flush", [](stream::Writer& w) { raise_if_error(w.flush()); })
+      .def("close", [](stream::Writer& w) { raise_if_error(w.close()); })
+      .def("__enter__", [](nb::object self) { return self; })
+      .def("__exit__", [](stream::Writer& w, nb::args) { raise_if_error(w.close()); })
+      .def_prop_ro("records_written", &stream::Writer::records_written)
+      .def_prop_ro("header", &stream::Writer::header);
+
+  nb::class_<stream::SelfPlayWriter>(m, "SelfPlayWriter",
+      "Buffers one game and writes it when it ends, value_z from each position's side to move.")
+      .def("__init__", [](stream::SelfPlayWriter* self, const std::string& path) {
+             new (self) stream::SelfPlayWriter(unwrap(stream::SelfPlayWriter::create(path)));
+           }, "path"_a)
+      .def("begin_game", [](stream::SelfPlayWriter& w) { raise_if_error(w.begin_game()); })
+      .def("add_position", [](stream::SelfPlayWriter& w, nb::bytes packed, uint16_t ply, float value_q,
+                              const std::vector<uint16_t>& mv, const std::vector<uint32_t>& visits) {
+             if (mv.size() != visits.size())
+               throw StatusError{Status::invalid("mv and visits must have the same length")};
+             std::vector<stream::VisitedMove> moves(mv.size());
+             for (size_t i = 0; i < mv.size(); ++i) moves[i] = {mv[i], visits[i]};
+             raise_if_error(w.add_position(bytes_of(packed), ply, value_q, moves));
+           }, "packed"_a, "ply"_a, "value_q"_a, "mv"_a, "visits"_a)
+      .def("add_position_policy", [](stream::SelfPlayWriter& w, nb::bytes packed, uint16_t ply, float value_q,
+                                     const std::vector<uint16_t>& mv, const std::vector<float>& probs) {
+             std::vector<stream::VisitedMove> moves;
+             raise_if_error(stream::quantize_policy(mv, probs, moves));
+             raise_if_error(w.add_position(bytes_of(packed), ply, value_q, moves));
+           }, "packed"_a, "ply"_a, "value_q"_a, "mv"_a, "probs"_a,
+           "A float policy (e.g. Gumbel's improved policy) stored as visits = round(p * 65536).")
+      .def("end_game", [](stream::SelfPlayWriter& w, int result) { raise_if_error(w.end_game(result_of(result))); },
+           "result"_a, "The result from Black's point of view: 1, -1 or 0.")
+      .def("discard_game", &stream::SelfPlayWriter::discard_game)
+      .def("close", [](stream::SelfPlayWriter& w) { raise_if_error(w.close()); },
+           "Closes the stream; a game still open is discarded, never written half.")
+      .def("__enter__", [](nb::object self) { return self; })
+      .def("__exit__", [](stream::SelfPlayWriter& w, nb::args) { raise_if_error(w.close()); })
+      .def_prop_ro("in_game", &stream::SelfPlayWriter::in_game)
+      .def_prop_ro("games_written", &stream::SelfPlayWriter::games_written)
+      .def_prop_ro("records_written", &stream::SelfPlayWriter::records_written);
+
+  m.def("quantize_policy", [](const std::vector<uint16_t>& mv, const std::vector<float>& probs) {
+        std::vector<stream::VisitedMove> out;
+        raise_if_error(stream::quantize_policy(mv, probs, out));
+        std::vector<uint16_t> moves;
+        std::vector<uint32_t> visits;
+        for (auto& v : out) {
+          moves.push_back(v.mv);
+          visits.push_back(v.visits);
+        }
+        return nb::make_tuple(to_numpy(std::move(moves)), to_numpy(std::move(visits)));
+      }, "mv"_a, "probs"_a, "Visits round(p * 65536) per move, moves below half a quantum dropped.");
+  m.def("validate", [](const std::string& path) {
+        auto reader = unwrap(stream::Reader::open(path));
+        nb::gil_scoped_release release;
+        return unwrap(stream::validate_all(reader));
+      }, "path"_a, "Reads and validates every record; returns the record count.");
+  m.def("inspect", [](const std::string& path) {
+        auto reader = unwrap(stream::Reader::open(path));
+        stream::StreamStats stats;
+        {
+          nb::gil_scoped_release release;
+          stats = unwrap(stream::inspect(reader));
+        }
+        return stats_to_dict(stats);
+      }, "path"_a);
+}
 
 }  // namespace manaka::python
