@@ -65,21 +65,24 @@ Status Reader::fail(Status st) {
   return st;
 }
 
-Result<bool> Reader::next(RecordView& out) {
+Result<size_t> Reader::frame() {
   if (failure_) return *failure_;
   auto have = ensure(kRecordFixedSize);
   if (!have.ok()) return fail(std::move(have).take_status());
   if (!*have) {
     size_t remain = end_ - pos_;
-    if (remain == 0) return false;
+    if (remain == 0) return size_t{0};
     return fail(Status::truncated(path_ + ": truncated: file ends inside record " + std::to_string(index_) +
                                   " at byte " + std::to_string(offset_) + " (needs at least " +
                                   std::to_string(kRecordFixedSize) + " bytes, " + std::to_string(remain) +
                                   " remain)"));
   }
+  // The prefix rules first, so a corrupt prefix is not reported as truncation.
   RecordPrefix pre = decode_prefix(data_ + pos_);
-  Status st = validate_prefix(pre.value_z, pre.value_q, pre.n_cand);
-  if (!st.ok()) return fail(std::move(st).with_context(record_context(path_, index_, offset_)));
+  if (!prefix_passes(pre.value_z, pre.value_q, pre.n_cand)) {
+    Status st = validate_prefix(pre.value_z, pre.value_q, pre.n_cand);
+    if (!st.ok()) return fail(std::move(st).with_context(record_context(path_, index_, offset_)));
+  }
 
   size_t size = record_size(header_.packed_len, pre.n_cand);
   have = ensure(size);
@@ -89,28 +92,57 @@ Result<bool> Reader::next(RecordView& out) {
                                   " at byte " + std::to_string(offset_) + " (needs " + std::to_string(size) +
                                   " bytes, " + std::to_string(end_ - pos_) + " remain)"));
   }
+  const uint8_t* wire = data_ + pos_ + kRecordFixedSize + header_.packed_len;
+  if (!candidates_pass(header_.policy_source, wire, pre.n_cand)) {
+    // The screen says no: decode for the rule that failed and its message.
+    if (candidates_.size() < pre.n_cand) candidates_.resize(pre.n_cand);
+    decode_candidates(wire, pre.n_cand, candidates_.data());
+    Status st = validate_candidates(header_, std::span<const Candidate>(candidates_.data(), pre.n_cand));
+    if (!st.ok()) return fail(std::move(st).with_context(record_context(path_, index_, offset_)));
+  }
+  return size;
+}
+
+Result<bool> Reader::next(RecordView& out) {
+  MANAKA_ASSIGN_OR_RETURN(size_t size, frame());
+  if (size == 0) return false;
   const uint8_t* p = data_ + pos_;
+  RecordPrefix pre = decode_prefix(p);
   if (candidates_.size() < pre.n_cand) candidates_.resize(pre.n_cand);
   decode_candidates(p + kRecordFixedSize + header_.packed_len, pre.n_cand, candidates_.data());
-  std::span<const Candidate> cands(candidates_.data(), pre.n_cand);
-  st = validate_candidates(header_, cands);
-  if (!st.ok()) return fail(std::move(st).with_context(record_context(path_, index_, offset_)));
-
   out.ply = pre.ply;
   out.value_z = pre.value_z;
   out.value_q = pre.value_q;
   out.packed = std::span<const uint8_t>(p + kRecordFixedSize, header_.packed_len);
-  out.candidates = cands;
-  pos_ += size;
-  offset_ += size;
-  ++index_;
+  out.candidates = std::span<const Candidate>(candidates_.data(), pre.n_cand);
+  advance(size);
+  return true;
+}
+
+Result<bool> Reader::skip_batch() {
+  // One record through frame(), which refills the buffer and words any error.
+  MANAKA_ASSIGN_OR_RETURN(size_t size, frame());
+  if (size == 0) return false;
+  advance(size);
+  // Then every record already whole in the buffer, screened only. The first
+  // that is cut off by the buffer's end, or fails a screen, is left for the
+  // next call's frame() to refill for or to report.
+  while (end_ - pos_ >= kRecordFixedSize) {
+    const uint8_t* p = data_ + pos_;
+    RecordPrefix pre = decode_prefix(p);
+    size = record_size(header_.packed_len, pre.n_cand);
+    if (end_ - pos_ < size || !prefix_passes(pre.value_z, pre.value_q, pre.n_cand) ||
+        !candidates_pass(header_.policy_source, p + kRecordFixedSize + header_.packed_len, pre.n_cand)) {
+      break;
+    }
+    advance(size);
+  }
   return true;
 }
 
 Result<uint64_t> validate_all(Reader& reader, Progress* progress) {
-  RecordView rec;
   while (true) {
-    MANAKA_ASSIGN_OR_RETURN(bool more, reader.next(rec));
+    MANAKA_ASSIGN_OR_RETURN(bool more, reader.skip_batch());
     if (!more) break;
     if (progress) progress->update(reader.byte_offset(), reader.record_index());
   }

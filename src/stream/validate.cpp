@@ -1,9 +1,14 @@
 #include "stream/validate.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <utility>
+#include <vector>
+
+#include "stream/record.h"
 
 namespace manaka::stream {
 
@@ -22,6 +27,77 @@ std::string hex16(uint16_t v) {
 }
 
 std::string candidate_prefix(size_t i) { return "candidate " + std::to_string(i) + ": "; }
+
+// ---- candidates_pass: rules 5-8 over wire bytes, two candidates at a time ----
+//
+// 16 bytes hold two wire candidates. Each step folds both into running
+// maxima and absence masks with plain vector instructions (GCC/Clang vector
+// extensions: SSE2 on x86-64, NEON on ARM, no target flags); nothing branches
+// per candidate. The order of candidates does not matter, so an odd count
+// takes its last step over the final two candidates again.
+//
+// Rule 5 reads the bytes as eight u16 lanes (mv in lanes 0 and 4; the other
+// lanes compute the same expressions on other fields, and are masked off at
+// the end) and becomes three maxima. With f = mv >> 7, a 9-bit field of the
+// origin (bits 0-6), the promotion bit (7) and bit 15 (8):
+//   mv & 0x7F   destination                       <= 80
+//   f & 0x17F   origin, plus 256 if bit 15 is set  <= 87
+//   f & 0xFF    origin, plus 128 if promoting      <= 208 (209 up: a
+//               promoting drop, origin field >= 81)
+// All three stay below 0x8000, so the cheap signed maxima are exact.
+//
+// Rules 6-8 shift each candidate right by 16 bits as a u64, which leaves
+// visits in its low u32 lane and cp (zero-extended) in its high one, and
+// compare both with their "absent" value in one instruction. OR-ing the masks
+// says whether some candidate lacks each half, AND-ing whether all do.
+typedef int16_t I16x8 __attribute__((vector_size(16)));
+typedef uint16_t U16x8 __attribute__((vector_size(16)));
+typedef int32_t I32x4 __attribute__((vector_size(16)));
+typedef uint64_t U64x2 __attribute__((vector_size(16)));
+
+constexpr int16_t kDestinationMax = kSquareCount - 1;                                    // 80
+constexpr int16_t kPromotingDropMin = (kMovePromoteBit >> kMoveFromShift) + kSquareCount;  // 209
+constexpr int32_t kNoCpLane = static_cast<uint16_t>(kNoCp);
+constexpr I32x4 kAbsent = {kNoVisits, kNoCpLane, kNoVisits, kNoCpLane};
+constexpr I16x8 kMoveLanes = {-1, 0, 0, 0, -1, 0, 0, 0};
+
+class WireScreen {
+ public:
+  void add_pair(const uint8_t* p) {
+    I16x8 v;
+    std::memcpy(&v, p, sizeof v);
+    I16x8 to = v & 0x7F;
+    I16x8 f = std::bit_cast<I16x8>(std::bit_cast<U16x8>(v) >> kMoveFromShift);
+    I16x8 origin = f & 0x17F, drop = f & 0xFF;
+    max_to_ = max_to_ > to ? max_to_ : to;
+    max_origin_ = max_origin_ > origin ? max_origin_ : origin;
+    max_drop_ = max_drop_ > drop ? max_drop_ : drop;
+    I32x4 absent = std::bit_cast<I32x4>(std::bit_cast<U64x2>(v) >> 16) == kAbsent;
+    some_absent_ |= absent;
+    all_absent_ &= absent;
+  }
+
+  bool passes(PolicySource source) const {
+    I16x8 bad = (max_to_ > kDestinationMax) | (max_origin_ > kMaxOriginField) |
+                (max_drop_ >= kPromotingDropMin);
+    U64x2 bad_moves = std::bit_cast<U64x2>(bad & kMoveLanes);
+    if ((bad_moves[0] | bad_moves[1]) != 0) return false;
+    // Both candidate slots folded: the low u32 says visits, the high one cp.
+    U64x2 some = std::bit_cast<U64x2>(some_absent_), all = std::bit_cast<U64x2>(all_absent_);
+    uint64_t some_absent = some[0] | some[1], all_absent = all[0] & all[1];
+    bool visits_absent = static_cast<uint32_t>(some_absent) != 0;
+    bool visits_present = static_cast<uint32_t>(all_absent) == 0;
+    bool cp_absent = (some_absent >> 32) != 0;
+    bool cp_present = (all_absent >> 32) == 0;
+    if ((visits_absent && visits_present) || (cp_absent && cp_present)) return false;
+    // Visits present on some is present on all here: a total >= n >= 1.
+    return source == PolicySource::Visits ? visits_present : cp_present;
+  }
+
+ private:
+  I16x8 max_to_{}, max_origin_{}, max_drop_{};
+  I32x4 some_absent_{}, all_absent_ = ~I32x4{};
+};
 
 }  // namespace
 
@@ -46,6 +122,30 @@ Status validate_move16(uint16_t mv) {
                            ") flagged as promoting");
   }
   return Status();
+}
+
+bool candidates_pass(PolicySource source, const uint8_t* wire, size_t n) {
+  if constexpr (std::endian::native != std::endian::little) {
+    // The lanes above assume little-endian loads; elsewhere decode and check.
+    std::vector<Candidate> cands(n);
+    decode_candidates(wire, n, cands.data());
+    Header header;
+    header.policy_source = source;
+    return validate_candidates(header, cands).ok();
+  }
+  if (n == 0) return true;  // as validate_candidates: rule 1 is the prefix's
+  WireScreen screen;
+  if (n == 1) {
+    uint8_t twice[2 * kCandidateSize];  // one candidate in both slots
+    std::memcpy(twice, wire, kCandidateSize);
+    std::memcpy(twice + kCandidateSize, wire, kCandidateSize);
+    screen.add_pair(twice);
+  } else {
+    size_t last = (n - 2) * kCandidateSize;  // the final pair, overlapping when n is odd
+    for (size_t at = 0; at < last; at += 2 * kCandidateSize) screen.add_pair(wire + at);
+    screen.add_pair(wire + last);
+  }
+  return screen.passes(source);
 }
 
 Status validate_prefix(float value_z, float value_q, size_t n_cand) {

@@ -21,6 +21,7 @@
 // zero). The sum is computed in u64 and checked anyway.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -44,6 +45,24 @@ Status validate_candidates(const Header& header, std::span<const Candidate> cand
 
 // Rule 5 for one move; the message starts with "mv 0x....".
 Status validate_move16(uint16_t mv);
+
+// ---- Screens: the same rules as yes/no answers, for the reader's hot loop ----
+// A screen builds no message and, for candidates, reads the wire bytes
+// straight, without decoding them into Candidate. Each agrees exactly with
+// the Status function it stands in for (tests/cpp/stream/screen_test.cpp);
+// still, a caller treats a failed screen only as "run the full check", which
+// stays the one source of every verdict and message.
+
+// validate_prefix(...).ok().
+inline bool prefix_passes(float value_z, float value_q, size_t n_cand) {
+  return n_cand != 0 && n_cand <= kMaxCandidates &&
+         (value_z == -1.0f || value_z == 0.0f || value_z == 1.0f) &&  // -0.0f == 0.0f, NaN fails
+         std::isfinite(value_q) && value_q >= -1.0f && value_q <= 1.0f;
+}
+
+// validate_candidates(header, decoded).ok() for the n candidates in their
+// 8-byte wire form at wire (of the header, only policy_source matters).
+bool candidates_pass(PolicySource source, const uint8_t* wire, size_t n);
 
 // "path: record 17 at byte 4242: "
 std::string record_context(const std::string& path, uint64_t index, uint64_t offset);

@@ -122,6 +122,14 @@ void round_trip(PolicySource source, size_t packed_len, size_t max_cand, size_t 
     EXPECT_EQ(reader->record_index(), records.size());
     EXPECT_EQ(reader->byte_offset(), expect_size);
   }
+  // validate_all, which screens the wire bytes and never decodes, accepts
+  // every record of the same stream too.
+  auto again = Reader::open(path);
+  ASSERT_TRUE(again.ok());
+  auto validated = validate_all(*again);
+  ASSERT_TRUE(validated.ok()) << validated.status().message();
+  EXPECT_EQ(*validated, records.size());
+  EXPECT_EQ(again->byte_offset(), expect_size);
   fs::remove(path);
 }
 

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <string>
@@ -212,6 +213,50 @@ TEST_P(RuleTest, ReaderRefusesRawBytes) {
   auto again = r->next(rec);
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.status().message(), more.status().message());
+}
+
+// validate_all screens records in bulk (Reader::skip_batch) and leaves the
+// message to the full checks: a bad record mid-buffer, or past several
+// refills of a file's read buffer, fails exactly as next() reports it.
+TEST_P(RuleTest, ValidateAllReportsWhatNextReports) {
+  const RuleCase& rc = GetParam();
+  Record good = valid_record(rc.source), bad = good;
+  rc.breaks(bad);
+  for (size_t before : {size_t{0}, size_t{3}, 3 * Reader::kBufferSize / record_size(96, 3)}) {
+    std::vector<uint8_t> bytes = raw_header(header_for(rc.source));
+    for (size_t i = 0; i < before; ++i) append_raw(bytes, good);
+    size_t at = bytes.size();
+    append_raw(bytes, bad);
+    append_raw(bytes, good);
+    std::string path = (dir_ / "games.mpk").string();
+    {
+      std::ofstream out(path, std::ios::binary);
+      out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+
+    auto by_next = Reader::open(path);
+    ASSERT_TRUE(by_next.ok());
+    RecordView rec;
+    Result<bool> more = true;
+    while (more.ok() && *more) more = by_next->next(rec);
+    ASSERT_FALSE(more.ok());
+    const std::string where = "record " + std::to_string(before) + " at byte " + std::to_string(at);
+    EXPECT_NE(more.status().message().find(where), std::string::npos) << more.status().message();
+
+    auto from_file = Reader::open(path);
+    auto from_mem = Reader::from_memory(bytes, path);
+    for (Reader* r : {&*from_file, &*from_mem}) {
+      auto n = validate_all(*r);
+      ASSERT_FALSE(n.ok()) << before;
+      EXPECT_EQ(n.status().kind(), more.status().kind());
+      EXPECT_EQ(n.status().message(), more.status().message()) << before;
+      EXPECT_EQ(r->record_index(), before);
+      EXPECT_EQ(r->byte_offset(), at);
+      auto again = r->skip_batch();  // sticky
+      ASSERT_FALSE(again.ok());
+      EXPECT_EQ(again.status().message(), more.status().message());
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Rules, RuleTest, ::testing::ValuesIn(rule_cases()),
