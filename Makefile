@@ -43,7 +43,7 @@ $(VENV)/.requirements: pyproject.toml Makefile
 # into the venv; ctest runs in the same tree.
 build: setup
 	$(PY) -m pip install -q --no-build-isolation \
-	  -C cmake.define.MANAKA_BUILD_TESTS=ON -C build.tool-args=-j$(JOBS) ".[test]"
+	  -C cmake.define.MANAKA_BUILD_TESTS=ON -C build.tool-args=-j$(JOBS) ".[test,torch]"
 
 test: build test-cpp test-python
 

@@ -18,3 +18,24 @@ step "Self-play: random legal games written as an MPK1 stream (value_z per side 
 step "Validate every record of it" manaka stream validate "$OUT/selfplay.mpk"
 step "What is in it" manaka stream inspect "$OUT/selfplay.mpk"
 step "The first record as JSON" bash -c "manaka stream dump '$OUT/selfplay.mpk' --limit 1 | cut -c1-400"
+
+# ---- Teacher data: engine games -> corpus -> MPK1 -> shards (docs/teacher.md) ----
+TEACHER="$OUT/teacher"
+ENGINE=${ENGINE:-/usr/games/fairy-stockfish}
+rm -rf "$TEACHER"  # this demo's own files from an earlier run
+mkdir -p "$TEACHER"
+step "Teacher corpus: $ENGINE plays 8 games (MultiPV 5, depth 2, 2 workers); one row per searched position" \
+  manaka teacher generate --engine "$ENGINE" --games 8 --multipv 5 --depth 2 --workers 2 --seed 1 \
+  --opening-plies 4 -o "$TEACHER/corpus.parquet"
+step "Its first two rows (sfen, side, ply, root cp, candidates and their cp, the move played, result)" \
+  python -c "import pyarrow.parquet as pq, sys; [print(r) for r in pq.read_table(sys.argv[1]).slice(0, 2).to_pylist()]" \
+  "$TEACHER/corpus.parquet"
+step "Convert it to MPK1 (policy_source 1): value_z to the side to move, value_q = tanh(cp / 1200), mates at |cp| >= 31680" \
+  manaka teacher convert "$TEACHER/corpus.parquet" -o "$TEACHER/teacher.mpk" --eval-coef 600 --mate-scale 32000
+step "What is in the stream" manaka stream inspect "$TEACHER/teacher.mpk"
+if manaka pack --help >/dev/null 2>&1; then
+  step "Pack it: folded, shuffled parquet shards (softmax over cp at 100 cp)" \
+    manaka pack "$TEACHER/teacher.mpk" -o "$TEACHER/shards/teacher"
+  step "Inspect the shards" bash -c "manaka shards inspect '$TEACHER'/shards/teacher-*.parquet"
+fi
+printf '\nTeacher files are in %s: corpus.parquet, teacher.mpk, shards/\n' "$TEACHER"

@@ -5,7 +5,7 @@ thin re-exports with a Python surface.
 """
 
 from manaka._core import EngineError, Error, FileError, InvalidDataError, TruncatedError
-from manaka import shogi, stream
+from manaka import sazpack, shards, shogi, stream, teacher
 
 __all__ = [
     "Error",
@@ -15,5 +15,8 @@ __all__ = [
     "EngineError",
     "shogi",
     "stream",
+    "shards",
+    "sazpack",
+    "teacher",
 ]
 __version__ = "0.1.0"

@@ -17,6 +17,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   manaka::cli::add_shogi_command(app);
   manaka::cli::add_stream_command(app);
+  manaka::cli::add_pack_command(app);
+  manaka::cli::add_shards_command(app);
+  manaka::cli::add_teacher_command(app);
+  manaka::cli::add_saz_command(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

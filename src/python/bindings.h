@@ -7,5 +7,8 @@ namespace manaka::python {
 
 void bind_shogi(nanobind::module_ m);
 void bind_stream(nanobind::module_ m);
+void bind_teacher(nanobind::module_ m);
+void bind_sazpack(nanobind::module_ m);
+void bind_shards(nanobind::module_ m);
 
 }  // namespace manaka::python

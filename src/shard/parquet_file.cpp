@@ -72,17 +72,19 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(
   auto kv = std::make_shared<arrow::KeyValueMetadata>();
   for (const auto& [k, v] : options.footer) kv->Append(k, v);
   w->schema_ = schema->WithMetadata(kv);
-  auto props = parquet::WriterProperties::Builder()
-                   .compression(parquet::Compression::ZSTD)
-                   ->compression_level(options.zstd_level)
-                   ->max_row_group_length(options.row_group_rows)
-                   ->build();
+  parquet::WriterProperties::Builder builder;
+  builder.compression(parquet::Compression::ZSTD)
+      ->compression_level(options.zstd_level)
+      ->max_row_group_length(options.row_group_rows);
+  for (const auto& column : options.no_dictionary) builder.disable_dictionary(column);
+  arrow::MemoryPool* pool = options.pool ? options.pool : arrow::default_memory_pool();
+  builder.memory_pool(pool);
+  auto props = builder.build();
   auto arrow_props = parquet::ArrowWriterProperties::Builder().store_schema()->build();
   auto sink = arrow::io::FileOutputStream::Open(w->temp_);
   if (!sink.ok()) return from_arrow(sink.status(), "cannot create " + w->temp_);
   w->sink_ = *sink;
-  auto writer = parquet::arrow::FileWriter::Open(*w->schema_, arrow::default_memory_pool(),
-                                                 w->sink_, props, arrow_props);
+  auto writer = parquet::arrow::FileWriter::Open(*w->schema_, pool, w->sink_, props, arrow_props);
   if (!writer.ok()) {
     Status st = from_arrow(writer.status(), w->temp_);
     w->abort();

@@ -28,6 +28,12 @@ struct ParquetOptions {
   int zstd_level = 1;
   int64_t row_group_rows = 8192;
   std::vector<std::pair<std::string, std::string>> footer;  // key-value metadata
+  // Column paths ("value_q", "candidates.list.element.prob") written without
+  // a dictionary: columns of mostly distinct values, where building one costs
+  // time and saves nothing. Every other column keeps the library default.
+  std::vector<std::string> no_dictionary;
+  // Where ParquetFileWriter's encoders allocate; null: Arrow's default pool.
+  arrow::MemoryPool* pool = nullptr;
 };
 
 // Turns an Arrow status into ours, prefixed with what was being done.

@@ -1,0 +1,104 @@
+"""Parquet shards: packing MPK1 streams into them, and reading them back.
+
+A shard row is a folded position: ``packed`` (96 bytes), ``ply``,
+``value_z``, ``value_q``, ``weight`` and ``candidates`` (mv, prob, cp).
+Reading hands each row group over as numpy columns decoded in C++;
+candidates are flat arrays, row ``i`` owning ``cand_offsets[i]:cand_offsets[i+1]``.
+
+Validation data is a separate set of shards (a directory), never a split of
+these: pass it as its own ``source``.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import random
+from dataclasses import dataclass
+from typing import Iterator, Optional, Sequence, Union
+
+import numpy as np
+
+from manaka._core.shards import _ShardReader, inspect, pack
+
+__all__ = ["ShardBatch", "ShardFile", "list_shards", "iter_batches", "pack", "inspect", "NULL_CP"]
+
+NULL_CP = -32768  # cp of self-play rows, which carry none (null in the file)
+
+Source = Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
+
+
+@dataclass
+class ShardBatch:
+    """One row group. Columns not asked for are None."""
+
+    packed: Optional[np.ndarray] = None        # (N, 96) uint8
+    ply: Optional[np.ndarray] = None           # (N,) uint16
+    value_z: Optional[np.ndarray] = None       # (N,) float32, side to move's view
+    value_q: Optional[np.ndarray] = None       # (N,) float32
+    weight: Optional[np.ndarray] = None        # (N,) uint32, records folded into the row
+    cand_offsets: Optional[np.ndarray] = None  # (N + 1,) int64
+    mv: Optional[np.ndarray] = None            # (C,) uint16 move16
+    prob: Optional[np.ndarray] = None          # (C,) float32, sums to 1 per row
+    cp: Optional[np.ndarray] = None            # (C,) int16, NULL_CP where null
+
+    def __len__(self) -> int:
+        for col in (self.ply, self.value_z, self.value_q, self.weight, self.packed):
+            if col is not None:
+                return len(col)
+        return len(self.cand_offsets) - 1 if self.cand_offsets is not None else 0
+
+
+class ShardFile:
+    """One shard: its footer metadata and its row groups."""
+
+    def __init__(self, path: Union[str, os.PathLike]) -> None:
+        self._reader = _ShardReader.open(os.fspath(path))
+
+    path = property(lambda self: self._reader.path)
+    num_rows = property(lambda self: self._reader.num_rows)
+    num_row_groups = property(lambda self: self._reader.num_row_groups)
+    metadata = property(lambda self: self._reader.footer, doc="The footer's key-value pairs.")
+
+    def read_row_group(self, group: int, columns: Optional[Sequence[str]] = None) -> ShardBatch:
+        return ShardBatch(**self._reader.read_row_group(group, list(columns) if columns else None))
+
+    def batches(self, columns: Optional[Sequence[str]] = None) -> Iterator[ShardBatch]:
+        for g in range(self.num_row_groups):
+            yield self.read_row_group(g, columns)
+
+
+def list_shards(source: Source) -> list[str]:
+    """The shard paths of a directory (every *.parquet), a glob, or a list of paths."""
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        if os.path.isdir(path):
+            found = sorted(glob.glob(os.path.join(path, "*.parquet")))
+        elif any(c in path for c in "*?["):
+            found = sorted(glob.glob(path))
+        else:
+            found = [path]
+    else:
+        found = [os.fspath(p) for p in source]
+    if not found:
+        raise FileNotFoundError(f"no shards in {source!r}")
+    return found
+
+
+def epoch_order(paths: Sequence[str], seed: int, epoch: int) -> list[str]:
+    """The shards in this epoch's order: a fresh permutation per (seed, epoch)."""
+    order = list(paths)
+    random.Random(seed * 1_000_003 + epoch).shuffle(order)
+    return order
+
+
+def iter_batches(source: Source, *, epoch: int = 0, seed: int = 0, shuffle: bool = True,
+                 columns: Optional[Sequence[str]] = None) -> Iterator[ShardBatch]:
+    """Every row group of every shard, shard order reshuffled per epoch.
+
+    Rows inside a shard were already shuffled by ``pack``; reshuffling the
+    shard order each epoch keeps epochs from replaying the same sequence.
+    """
+    paths = list_shards(source)
+    for path in epoch_order(paths, seed, epoch) if shuffle else paths:
+        yield from ShardFile(path).batches(columns)

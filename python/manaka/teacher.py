@@ -1,0 +1,189 @@
+"""Teacher data: engine-generated corpora and their conversion to MPK1.
+
+The work is C++ (``manaka._core``); these functions release the GIL while it
+runs and return the closing summary as a dict (the same object ``manaka
+teacher ... --json`` prints). Errors are :class:`manaka.Error` subclasses:
+:class:`manaka.EngineError` for an engine that cannot be started or fails
+every game, :class:`manaka.InvalidDataError` for a refused row under
+``strict=True`` (naming file, row and rule), :class:`manaka.FileError` for
+the operating system's refusals.
+
+>>> from manaka import teacher
+>>> teacher.generate("/usr/games/fairy-stockfish", "corpus.parquet", games=8, depth=1)
+>>> teacher.convert(["corpus.parquet"], "teacher.mpk", eval_coef=600, mate_scale=32000)
+
+:class:`SimpleEngine` is a small USI client shaped like python-chess's
+``chess.engine.SimpleEngine``: ``popen_usi``, ``analyse(position, Limit(...))``
+returning one :class:`PvInfo` per MultiPV line, ``quit``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Mapping, Optional, Sequence, Union
+
+from manaka._core import teacher as _core
+
+__all__ = [
+    "convert",
+    "generate",
+    "Limit",
+    "Score",
+    "PvInfo",
+    "SimpleEngine",
+]
+
+PathLike = Union[str, os.PathLike]
+
+
+def convert(
+    corpus: Union[PathLike, Sequence[PathLike]],
+    output: PathLike,
+    *,
+    eval_coef: float,
+    mate_scale: int,
+    mate_slack: int = 0,
+    fv_scale: int = 0,
+    columns: Optional[Mapping[str, str]] = None,
+    strict: bool = False,
+    progress: bool = False,
+    threads: int = 0,
+) -> dict:
+    """Converts teacher corpora (parquet files, ``.jsonl`` files, or
+    directories of parquet files) into one MPK1 stream at ``output``.
+
+    ``columns`` maps a field to the column holding it, e.g. ``{"cp": "score"}``.
+    Returns the summary: ``rows_read``, ``records_written``, ``refused`` (a
+    count per reason), ``first_refusal`` (file, row and detail per reason),
+    ``header``, ``effective_slack``, ``mate_threshold``, ``seconds``, ...
+    ``threads`` converting threads (0: one per hardware thread).
+    """
+    if isinstance(corpus, (str, os.PathLike)):
+        corpus = [corpus]
+    inputs = [os.fspath(p) for p in corpus]
+    return json.loads(_core.convert(inputs, str(output), float(eval_coef), int(mate_scale), int(mate_slack),
+                                    int(fv_scale), dict(columns or {}), bool(strict), bool(progress),
+                                    int(threads)))
+
+
+def generate(
+    engine: PathLike,
+    output: PathLike,
+    *,
+    games: int,
+    multipv: int = 5,
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    workers: int = 1,
+    seed: int = 0,
+    opening_plies: int = 0,
+    max_plies: int = 320,
+    mate_scale: int = 32000,
+    engine_options: Optional[Mapping[str, str]] = None,
+    engine_timeout: float = 60.0,
+    progress: bool = False,
+) -> dict:
+    """Plays ``games`` engine games and writes the teacher corpus to ``output``
+    (parquet). Give ``depth`` or ``nodes``. Returns the summary:
+    ``games_completed``, ``games_lost`` (engine crashes or stalls),
+    ``games_illegal``, ``restarts``, ``positions``, ``results``, ``endings``,
+    ``engine_seconds``, ``overhead_seconds``, ``overhead_share``, ...
+    """
+    if depth is None and nodes is None:
+        raise ValueError("generate: give depth or nodes")
+    return json.loads(_core.generate(str(engine), str(output), int(games), int(multipv), depth, nodes,
+                                     int(workers), int(seed), int(opening_plies), int(max_plies),
+                                     int(mate_scale), {str(k): str(v) for k, v in (engine_options or {}).items()},
+                                     float(engine_timeout), bool(progress)))
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A search limit: a depth, a node count, or both."""
+
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Score:
+    """A score from the side to move's point of view: ``cp`` centipawns, or
+    ``mate``, the engine's signed distance to mate (negative: being mated).
+    When the engine said only ``mate +`` / ``mate -``, ``mate`` is +1 / -1 and
+    ``mate_distance_known`` is False."""
+
+    cp: Optional[int] = None
+    mate: Optional[int] = None
+    mate_distance_known: bool = True
+
+    def is_mate(self) -> bool:
+        return self.mate is not None
+
+
+@dataclass(frozen=True)
+class PvInfo:
+    """One MultiPV line at the end of a search."""
+
+    multipv: int
+    depth: int
+    score: Score
+    move: str  # the first move of the line, USI
+
+
+class SimpleEngine:
+    """A USI engine process.
+
+    >>> with SimpleEngine.popen_usi("/usr/games/fairy-stockfish", multipv=3) as eng:
+    ...     lines = eng.analyse("startpos moves 7g7f", Limit(depth=2))
+    ...     lines[0].score, lines[0].move
+    """
+
+    def __init__(self, native) -> None:
+        self._engine = native
+
+    @classmethod
+    def popen_usi(cls, path: PathLike, *, multipv: int = 1, options: Optional[Mapping[str, str]] = None,
+                  timeout: float = 30.0, search_timeout: float = 60.0) -> "SimpleEngine":
+        """Starts the engine and completes the handshake within ``timeout`` seconds."""
+        return cls(_core._UsiEngine.start(str(path), int(multipv),
+                                          {str(k): str(v) for k, v in (options or {}).items()},
+                                          float(timeout), float(search_timeout)))
+
+    @property
+    def name(self) -> str:
+        return self._engine.name
+
+    def new_game(self) -> None:
+        self._engine.new_game()
+
+    def analyse(self, position: str, limit: Limit) -> list[PvInfo]:
+        """Searches ``position`` ("startpos moves ...", "sfen ... moves ...", or
+        a bare SFEN) and returns its MultiPV lines, best first."""
+        if not position.startswith(("startpos", "sfen ")):
+            position = "sfen " + position
+        found = self._engine.search(position, limit.depth, limit.nodes)
+        out = []
+        for line in found["lines"]:
+            if line["kind"] == "cp":
+                score = Score(cp=line["value"])
+            else:
+                score = Score(mate=line["value"], mate_distance_known=line["mate_distance_known"])
+            out.append(PvInfo(line["multipv"], line["depth"], score, line["move"]))
+        return out
+
+    def play(self, position: str, limit: Limit) -> str:
+        """The engine's bestmove token for ``position``."""
+        if not position.startswith(("startpos", "sfen ")):
+            position = "sfen " + position
+        return self._engine.search(position, limit.depth, limit.nodes)["bestmove"]
+
+    def quit(self) -> None:
+        self._engine.quit()
+
+    def __enter__(self) -> "SimpleEngine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.quit()

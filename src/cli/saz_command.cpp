@@ -1,0 +1,246 @@
+// `manaka saz inspect | validate | to-mpk`: SAZ2 v4 sazpack files (one chunk
+// each, as rsshogi writes them) from the command line.
+//
+//   manaka saz inspect FILE [--json]        header, counts, results, reasons
+//   manaka saz validate FILE... [--replay]  "FILE: ok, G games, P positions" or
+//                                           "FILE: <error>" per file; exit
+//                                           status 1 if any is invalid
+//   manaka saz to-mpk FILE... -o OUT.mpk    every position an MPK1 self-play
+//                                           record (docs/sazpack.md); written
+//                                           to a temporary, renamed when complete
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "core/file.h"
+#include "sazpack/chunk_file.h"
+#include "sazpack/codec.h"
+#include "sazpack/inspect.h"
+#include "sazpack/replay.h"
+#include "sazpack/to_mpk.h"
+
+namespace manaka::cli {
+
+namespace {
+
+using sazpack::ChunkStats;
+using sazpack::GameResult;
+
+std::string ratio(uint64_t n, uint64_t of) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", of ? double(n) / double(of) : 0.0);
+  return buf;
+}
+
+// ---- inspect ----
+
+nlohmann::json stats_json(const std::string& file, const ChunkStats& s) {
+  nlohmann::json results = nlohmann::json::object(), reasons = nlohmann::json::object(),
+                 rules = nlohmann::json::object();
+  for (size_t v = 0; v < s.by_result.size(); ++v)
+    if (s.by_result[v]) results[sazpack::to_string(GameResult(v))] = s.by_result[v];
+  for (size_t v = 0; v < s.by_reason.size(); ++v)
+    if (s.by_reason[v]) reasons[sazpack::to_string(sazpack::TerminationReason(v))] = s.by_reason[v];
+  for (size_t v = 0; v < s.by_rule.size(); ++v)
+    if (s.by_rule[v]) rules[sazpack::to_string(sazpack::EnteringKingRule(v))] = s.by_rule[v];
+  return {{"file", file},
+          {"magic", "SAZ2"},
+          {"version", sazpack::kVersion},
+          {"bytes", s.bytes},
+          {"games", s.games},
+          {"positions", {{"total", s.positions}, {"per_game_min", s.positions_min}, {"per_game_max", s.positions_max}}},
+          {"policy_entries", {{"total", s.entries}, {"per_position_max", s.entries_max}}},
+          {"visits", s.visits},
+          {"requested_visits", s.requested_visits},
+          {"positions_with_mate", s.mates},
+          {"game_result", results},
+          {"termination_reason", reasons},
+          {"entering_king_rule", rules}};
+}
+
+template <size_t N, typename Enum>
+void print_histogram(const char* label, const std::array<uint64_t, N>& counts, Enum) {
+  std::printf("  %-13s", label);
+  const char* sep = "";
+  for (size_t v = 0; v < N; ++v) {
+    if (!counts[v]) continue;
+    std::printf("%s%s %llu", sep, sazpack::to_string(Enum(v)), static_cast<unsigned long long>(counts[v]));
+    sep = ", ";
+  }
+  std::printf("\n");
+}
+
+void print_stats(const std::string& file, const ChunkStats& s) {
+  std::printf("%s\n", file.c_str());
+  std::printf("  chunk        SAZ2 version %u, %llu bytes\n", sazpack::kVersion,
+              static_cast<unsigned long long>(s.bytes));
+  std::printf("  games        %llu; positions per game %llu..%llu\n", static_cast<unsigned long long>(s.games),
+              static_cast<unsigned long long>(s.positions_min), static_cast<unsigned long long>(s.positions_max));
+  std::printf("  positions    %llu (%s bytes each); %llu with a proven mate\n",
+              static_cast<unsigned long long>(s.positions), ratio(s.bytes, s.positions).c_str(),
+              static_cast<unsigned long long>(s.mates));
+  std::printf("  policy       %llu entries, %s per position, at most %llu\n",
+              static_cast<unsigned long long>(s.entries), ratio(s.entries, s.positions).c_str(),
+              static_cast<unsigned long long>(s.entries_max));
+  std::printf("  visits       %s per position (requested %s)\n", ratio(s.visits, s.positions).c_str(),
+              ratio(s.requested_visits, s.positions).c_str());
+  if (s.games == 0) return;
+  print_histogram("results", s.by_result, GameResult{});
+  print_histogram("termination", s.by_reason, sazpack::TerminationReason{});
+  print_histogram("king rule", s.by_rule, sazpack::EnteringKingRule{});
+}
+
+// ---- validate ----
+
+// Codec invariants; with replay, also every game's stem and moves.
+Result<ChunkStats> validate_file(const std::string& file, bool replay) {
+  MANAKA_ASSIGN_OR_RETURN(sazpack::ChunkFile chunk, sazpack::ChunkFile::open(file));
+  MANAKA_ASSIGN_OR_RETURN(sazpack::GameReader reader, sazpack::GameReader::open(chunk.bytes()));
+  ChunkStats stats;
+  sazpack::SazGame game;
+  while (true) {
+    auto more = reader.next(game);
+    if (!more.ok()) return std::move(more).take_status().with_context(file + ": ");
+    if (!*more) break;
+    stats.add(game);
+    if (!replay) continue;
+    sazpack::LegalMoves legal;
+    Status st = sazpack::replay_game(game, [&](size_t i, const shogi::Position& pos) -> Status {
+      legal.reset(pos);
+      for (size_t e = 0; e < game.positions[i].policy.size(); ++e)
+        MANAKA_RETURN_NOT_OK(sazpack::legal_policy_move(legal, pos, game.positions[i].policy[e], i, e).status());
+      return Status();
+    });
+    if (!st.ok()) {
+      return std::move(st).with_context(file + ": game " + std::to_string(reader.games_read() - 1) + " (byte " +
+                                        std::to_string(reader.game_begin()) + "), ");
+    }
+  }
+  return stats;
+}
+
+int run_validate(const std::vector<std::string>& files, bool replay) {
+  int bad = 0;
+  for (const std::string& file : files) {
+    auto stats = validate_file(file, replay);
+    if (stats.ok()) {
+      std::printf("%s: ok, %llu games, %llu positions\n", file.c_str(),
+                  static_cast<unsigned long long>(stats->games), static_cast<unsigned long long>(stats->positions));
+    } else {
+      std::printf("%s\n", stats.status().message().c_str());  // starts with the path
+      ++bad;
+    }
+    std::fflush(stdout);
+  }
+  return bad ? 1 : 0;
+}
+
+// ---- to-mpk ----
+
+void print_conversion(const std::string& label, const sazpack::MpkConversion& c) {
+  std::printf("%s: %llu games, %llu written (%llu records), %llu refused", label.c_str(),
+              static_cast<unsigned long long>(c.games), static_cast<unsigned long long>(c.games_written),
+              static_cast<unsigned long long>(c.records), static_cast<unsigned long long>(c.games_refused()));
+  if (c.games_refused()) {
+    std::printf(" (");
+    const char* sep = "";
+    for (size_t v = 0; v < c.refused_by_result.size(); ++v) {
+      if (!c.refused_by_result[v]) continue;
+      std::printf("%s%s %llu", sep, sazpack::to_string(GameResult(v)),
+                  static_cast<unsigned long long>(c.refused_by_result[v]));
+      sep = ", ";
+    }
+    if (c.games_too_long) {
+      std::printf("%sover 65536 positions %llu", sep, static_cast<unsigned long long>(c.games_too_long));
+    }
+    std::printf(")");
+  }
+  if (c.positions_without_visits) {
+    std::printf("; %llu positions without a visited move skipped",
+                static_cast<unsigned long long>(c.positions_without_visits));
+  }
+  std::printf("\n");
+}
+
+Status run_to_mpk(const std::vector<std::string>& files, const std::string& out_path) {
+  const std::string tmp = out_path + ".tmp-" + std::to_string(::getpid());
+  MANAKA_ASSIGN_OR_RETURN(stream::SelfPlayWriter writer, stream::SelfPlayWriter::create(tmp));
+  sazpack::MpkConversion total;
+  Status st;
+  for (const std::string& file : files) {
+    auto chunk = sazpack::ChunkFile::open(file);
+    if (!chunk.ok()) {
+      st = chunk.status();
+      break;
+    }
+    sazpack::MpkConversion one;
+    st = sazpack::chunk_to_mpk(chunk->bytes(), writer, one).with_context(file + ": ");
+    if (!st.ok()) break;
+    if (files.size() > 1) print_conversion(file, one);
+    total.add(one);
+  }
+  if (st.ok()) st = writer.close();
+  if (st.ok() && std::rename(tmp.c_str(), out_path.c_str()) != 0) {
+    st = io_error(out_path, ("cannot rename " + tmp + " onto it").c_str(), errno);
+  }
+  if (!st.ok()) {
+    (void)writer.close();
+    ::unlink(tmp.c_str());
+    return st;
+  }
+  print_conversion(out_path, total);
+  return Status();
+}
+
+}  // namespace
+
+void add_saz_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("saz", "SAZ2 v4 sazpack self-play files: inspect, validate, to-mpk");
+  cmd->require_subcommand(1);
+
+  {
+    auto* sub = cmd->add_subcommand("inspect", "counts and distributions of a sazpack file");
+    auto file = std::make_shared<std::string>();
+    auto json = std::make_shared<bool>(false);
+    sub->add_option("FILE", *file, "sazpack file (one SAZ2 chunk)")->required();
+    sub->add_flag("--json", *json, "print one JSON object");
+    sub->callback([file, json] {
+      auto chunk = sazpack::ChunkFile::open(*file);
+      exit_on_error(chunk.status());
+      auto stats = sazpack::inspect_chunk(chunk->bytes());
+      exit_on_error(stats.status().ok() ? Status() : Status(stats.status()).with_context(*file + ": "));
+      if (*json) {
+        std::printf("%s\n", stats_json(*file, *stats).dump(2).c_str());
+      } else {
+        print_stats(*file, *stats);
+      }
+    });
+  }
+  {
+    auto* sub = cmd->add_subcommand("validate", "check every invariant of the SAZ2 v4 codec in each file");
+    auto files = std::make_shared<std::vector<std::string>>();
+    auto replay = std::make_shared<bool>(false);
+    sub->add_option("FILE", *files, "sazpack files")->required();
+    sub->add_flag("--replay", *replay, "also replay each game: a stem that decodes, legal played and policy moves");
+    sub->callback([files, replay] {
+      if (run_validate(*files, *replay) != 0) throw CLI::RuntimeError(1);
+    });
+  }
+  {
+    auto* sub = cmd->add_subcommand("to-mpk", "convert games into one MPK1 self-play stream");
+    auto files = std::make_shared<std::vector<std::string>>();
+    auto out = std::make_shared<std::string>();
+    sub->add_option("FILE", *files, "sazpack files")->required();
+    sub->add_option("-o,--output", *out, "the MPK1 stream to write")->required();
+    sub->callback([files, out] { exit_on_error(run_to_mpk(*files, *out)); });
+  }
+}
+
+}  // namespace manaka::cli

@@ -1,0 +1,182 @@
+// pack() with --buckets N: the three-pass external-memory conversion
+// (fold/pack.h; docs: "Rows leave shuffled").
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <numeric>
+
+#include "core/progress.h"
+#include "fold/board_hash.h"
+#include "fold/converters.h"
+#include "fold/fold_table.h"
+#include "fold/rng.h"
+#include "fold/spool.h"
+#include "stream/header.h"
+#include "stream/reader.h"
+#include "stream/record.h"
+
+namespace manaka::fold {
+
+namespace {
+
+// All N spools of a set are open at once, each with this much buffer.
+size_t spool_buffer_bytes(uint32_t buckets) {
+  constexpr size_t kAllBuffers = size_t{4} << 20, kMin = size_t{64} << 10, kMax = size_t{1} << 20;
+  return std::clamp(kAllBuffers / buckets, kMin, kMax);
+}
+
+std::string spool_name(const TempDir& dir, char set, uint32_t i, const char* ext) {
+  char name[48];
+  std::snprintf(name, sizeof name, "/spool-%c-%04u.%s", set, i, ext);
+  return dir.path() + name;
+}
+
+// N spools plus the inputs must fit the descriptor limit; raises the soft
+// limit toward the hard one when they would not.
+void ensure_descriptors(uint32_t buckets) {
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
+  const rlim_t want = rlim_t{buckets} + 64;
+  if (lim.rlim_cur >= want) return;
+  lim.rlim_cur = std::min(want, lim.rlim_max);
+  (void)::setrlimit(RLIMIT_NOFILE, &lim);
+}
+
+Result<std::vector<SpoolWriter>> open_spools(const TempDir& dir, char set, const char* ext,
+                                             uint32_t n) {
+  std::vector<SpoolWriter> spools;
+  spools.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    auto w = SpoolWriter::create(spool_name(dir, set, i, ext), spool_buffer_bytes(n));
+    if (!w.ok()) {
+      return std::move(w).take_status().with_context(
+          "--buckets " + std::to_string(n) + " (try fewer spools): ");
+    }
+    spools.push_back(std::move(*w));
+  }
+  return spools;
+}
+
+Status close_spools(std::vector<SpoolWriter>& spools) {
+  for (auto& s : spools) MANAKA_RETURN_NOT_OK(s.close());
+  return Status();
+}
+
+// Pass 1: every record to first-set spool bucket_of(hash(board)), an MPK1
+// stream with the inputs' header; records keep their input order per spool.
+Status partition(PackContext& ctx, const TempDir& dir, uint64_t& spooled_bytes) {
+  const uint32_t n = ctx.options.buckets;
+  MANAKA_ASSIGN_OR_RETURN(auto spools, open_spools(dir, 'a', "mpk", n));
+  std::array<uint8_t, stream::kHeaderSize> header{};
+  stream::encode_header(ctx.inputs.header, header);
+  for (auto& s : spools) MANAKA_RETURN_NOT_OK(s.append(header.data(), header.size()));
+
+  Progress progress("pack: pass 1/3 partition", ctx.inputs.total_bytes);
+  progress.set_enabled(ctx.options.progress);
+  std::vector<uint8_t> buf;
+  MANAKA_RETURN_NOT_OK(read_records(ctx.inputs, &progress, [&](const stream::RecordView& rec) {
+    buf.clear();
+    stream::encode_record(rec, buf);
+    ++ctx.summary.records_in;
+    return spools[bucket_of(hash_board(rec.packed.data()), n)].append(buf.data(), buf.size());
+  }));
+  MANAKA_RETURN_NOT_OK(close_spools(spools));
+  spooled_bytes = 0;
+  for (const auto& s : spools) spooled_bytes += s.bytes();
+  return Status();
+}
+
+// Pass 2: fold each first-set spool; scatter its rows uniformly over the
+// second set. Each first-set spool is deleted once folded.
+Status fold_and_scatter(PackContext& ctx, const TempDir& dir, uint64_t spooled_bytes) {
+  const uint32_t n = ctx.options.buckets;
+  MANAKA_ASSIGN_OR_RETURN(auto spools, open_spools(dir, 'b', "rows", n));
+  const bool with_cp = ctx.inputs.header.policy_source == stream::PolicySource::Cp;
+  Progress progress("pack: pass 2/3 fold", spooled_bytes);
+  progress.set_enabled(ctx.options.progress);
+  uint64_t bytes_done = 0, records_done = 0;
+  FoldTable table(ctx.inputs.header.policy_source);
+  shard::Row row;
+  std::vector<uint8_t> buf;
+  for (uint32_t i = 0; i < n; ++i) {
+    const std::string path = spool_name(dir, 'a', i, "mpk");
+    {
+      MANAKA_ASSIGN_OR_RETURN(auto reader, stream::Reader::open(path));
+      table.reserve(reader.size() / (stream::kRecordFixedSize + kBoardBytes + stream::kCandidateSize),
+                    reader.size() / stream::kCandidateSize);
+      stream::RecordView rec;
+      while (true) {
+        MANAKA_ASSIGN_OR_RETURN(bool more, reader.next(rec));
+        if (!more) break;
+        MANAKA_RETURN_NOT_OK(table.add(rec).with_context(path + ": "));
+        progress.update(bytes_done + reader.byte_offset(), ++records_done);
+      }
+      bytes_done += reader.byte_offset();
+    }
+    table.flush();
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+
+    auto rng = Xoshiro256ss::for_spool(ctx.options.seed, Xoshiro256ss::Stream::Scatter, i);
+    for (uint32_t g = 0; g < table.groups(); ++g) {
+      table.emit(g, ctx.rule, row);
+      buf.clear();
+      encode_spool_row(row, with_cp, buf);
+      MANAKA_RETURN_NOT_OK(spools[rng.below(n)].append(buf.data(), buf.size()));
+    }
+    table.clear();
+  }
+  return close_spools(spools);
+}
+
+// Pass 3: load each second-set spool, permute it, write it to the shards.
+Status permute_and_write(PackContext& ctx, const TempDir& dir) {
+  const uint32_t n = ctx.options.buckets;
+  const bool with_cp = ctx.inputs.header.policy_source == stream::PolicySource::Cp;
+  Progress progress("pack: pass 3/3 write", 0);
+  progress.set_enabled(ctx.options.progress);
+  shard::Row row;
+  MappedVector<uint64_t> offsets;
+  for (uint32_t j = 0; j < n; ++j) {
+    const std::string path = spool_name(dir, 'b', j, "rows");
+    MANAKA_ASSIGN_OR_RETURN(auto bytes, read_file(path));
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    offsets.clear();
+    for (uint64_t at = 0; at < bytes.size();) {
+      offsets.push_back(at);
+      if (bytes.size() - at < kSpoolRowFixed) {
+        return Status::truncated(path + ": spool ends inside a row at byte " + std::to_string(at));
+      }
+      at += spool_row_size(bytes.data() + at, with_cp);
+    }
+    auto rng = Xoshiro256ss::for_spool(ctx.options.seed, Xoshiro256ss::Stream::Permute, j);
+    rng.shuffle(std::span<uint64_t>(offsets));
+    for (uint64_t at : offsets) {
+      auto used = decode_spool_row(bytes.data() + at, bytes.size() - at, with_cp, row);
+      if (!used.ok()) return std::move(used).take_status().with_context(path + ": ");
+      MANAKA_RETURN_NOT_OK(ctx.write(row));
+      if ((ctx.summary.rows_out & 4095) == 0) {
+        progress.update(static_cast<uint64_t>(ctx.writer.bytes()), ctx.summary.rows_out);
+      }
+    }
+  }
+  return Status();
+}
+
+}  // namespace
+
+Status pack_bucketed(PackContext& ctx) {
+  std::string parent = ctx.options.spool_dir;
+  if (parent.empty()) parent = std::filesystem::path(ctx.options.prefix).parent_path().string();
+  ensure_descriptors(ctx.options.buckets);
+  MANAKA_ASSIGN_OR_RETURN(TempDir dir, TempDir::create(parent));
+  uint64_t spooled = 0;
+  MANAKA_RETURN_NOT_OK(partition(ctx, dir, spooled));
+  MANAKA_RETURN_NOT_OK(fold_and_scatter(ctx, dir, spooled));
+  return permute_and_write(ctx, dir);  // dir and what is left in it go on return
+}
+
+}  // namespace manaka::fold

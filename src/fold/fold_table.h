@@ -1,0 +1,156 @@
+// The fold: records grouped by their board bytes alone (ply is not part of
+// the key), each group becoming one shard row (docs: "Folding, and where the
+// division happens").
+//
+//   candidates  the union, matched by mv, in order of first appearance: the
+//               first record of the group (in the order add() saw them) in its
+//               own order, then each later record's moves not yet listed.
+//               visits summed in u64, or cp summed in i64 and divided by the
+//               number of records that listed the move (rounded_mean).
+//   value_z     mean over the group (exact: a sum of -1/0/1 in an i64)
+//   value_q     mean over the group (summed in double, in add() order)
+//   ply         the minimum
+//   weight      the number of records
+// prob is derived last, in emit(), from the merged list (fold/policy.h).
+//
+// Memory, for R records, G groups and C candidates in all:
+//   boards     G x 96 bytes, one arena, in group order
+//   groups     G x 32 bytes (first/last record, weight, min ply, sums)
+//   index      open addressing, 2^k u64 slots at load <= 1/2; a slot is
+//              (high 32 bits of the board hash) << 32 | (group + 1)
+//   records    R x 12 bytes (candidate offset u64, next record in group u32)
+//   candidates C x 6 bytes (mv u16, visits or cp as u32)
+// Each arena is a MappedVector (fold/mapped_vector.h), returned to the system
+// when the table is cleared. Nothing per group is allocated on its own: a group's records are a linked
+// list through `records`, walked once when the row is emitted.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/status.h"
+#include "fold/mapped_vector.h"
+#include "fold/policy.h"
+#include "shard/row.h"
+#include "stream/format.h"
+
+namespace manaka::fold {
+
+class FoldTable {
+ public:
+  explicit FoldTable(stream::PolicySource source);
+
+  // Capacity hints (the vectors still grow past them).
+  void reserve(uint64_t records, uint64_t candidates);
+
+  // Adds a validated record whose packed is 96 bytes and whose moves are
+  // distinct (MoveSet). Fails only past 2^32 - 1 records or groups.
+  // A record joins its group kLookahead records later (its index slot is
+  // prefetched meanwhile), and the last ones at flush(): call flush() after
+  // the last add() and before groups(), weight() or emit().
+  Status add(const stream::RecordView& rec);
+  void flush();
+
+  uint32_t groups() const {
+    assert(pending_count_ == 0);
+    return static_cast<uint32_t>(groups_.size());
+  }
+  uint64_t records() const { return next_.size(); }
+  uint32_t weight(uint32_t group) const { return groups_[group].weight; }
+
+  // Group g's folded row, prob derived by `rule`; row's vectors are reused.
+  void emit(uint32_t group, const PolicyRule& rule, shard::Row& row);
+
+  // Emits the groups in the order given, calling sink(const shard::Row&) ->
+  // Status for each; stops at the first error. Groups in a random order
+  // touch memory at random, so this walks the order with software
+  // prefetches running ahead of it in stages (group, then its board and
+  // first record, then that record's candidates).
+  template <typename Sink>
+  Status emit_in_order(std::span<const uint32_t> order, const PolicyRule& rule, Sink&& sink);
+
+  // Drops every record and group and returns the memory.
+  void clear();
+
+ private:
+  struct Group {
+    uint32_t first = 0, last = 0;  // records, linked through next_
+    uint32_t weight = 0;
+    uint16_t ply = 0;
+    int64_t sum_z = 0;
+    double sum_q = 0.0;
+  };
+  static constexpr uint32_t kEnd = UINT32_MAX;
+  static constexpr size_t kLookahead = 16;
+
+  // A record whose candidates are stored but whose group is not yet known.
+  struct Pending {
+    uint32_t record;
+    uint16_t ply;
+    float value_z, value_q;
+    uint32_t tag;  // high 32 bits of the board hash
+    std::array<uint8_t, shard::kPackedLen> board;
+  };
+
+  void join_group(const Pending& p);
+  uint32_t find_or_insert(const uint8_t* board, uint32_t tag);
+  void prefetch_group(uint32_t g) const { __builtin_prefetch(&groups_[g]); }
+  void prefetch_record_of(uint32_t g) const {
+    const uint8_t* b = boards_.data() + uint64_t{g} * shard::kPackedLen;
+    __builtin_prefetch(b);
+    __builtin_prefetch(b + shard::kPackedLen - 1);
+    const uint32_t r = groups_[g].first;
+    __builtin_prefetch(&cand_begin_[r]);
+    __builtin_prefetch(&next_[r]);
+  }
+  void prefetch_candidates_of(uint32_t g) const {
+    const uint64_t c = cand_begin_[groups_[g].first];
+    __builtin_prefetch(&mv_[c]);
+    __builtin_prefetch(&value_[c]);
+  }
+  void grow_index();
+
+  stream::PolicySource source_;
+  MappedVector<uint8_t> boards_;
+  MappedVector<Group> groups_;
+  MappedVector<uint64_t> index_;
+  uint64_t index_mask_ = 0;
+  MappedVector<uint64_t> cand_begin_{0};  // record r's candidates: [begin[r], begin[r+1])
+  MappedVector<uint32_t> next_;
+  MappedVector<uint16_t> mv_;
+  MappedVector<uint32_t> value_;  // visits, or cp as uint16 bits
+  std::array<Pending, kLookahead> pending_;  // a ring
+  size_t pending_head_ = 0, pending_count_ = 0;
+
+  // emit()'s scratch: slot of each mv in the row being merged (-1 none).
+  std::vector<int32_t> slot_;
+  std::vector<uint64_t> visits_;
+  std::vector<int64_t> cp_sum_;
+  std::vector<uint32_t> listed_;
+  std::vector<int16_t> cp_;
+};
+
+template <typename Sink>
+Status FoldTable::emit_in_order(std::span<const uint32_t> order, const PolicyRule& rule,
+                                Sink&& sink) {
+  constexpr size_t kFar = 24, kMid = 12, kNear = 6;  // rows ahead of the one emitted
+  const size_t n = order.size();
+  for (size_t k = 0; k < std::min(n, kFar); ++k) prefetch_group(order[k]);
+  for (size_t k = 0; k < std::min(n, kMid); ++k) prefetch_record_of(order[k]);
+  for (size_t k = 0; k < std::min(n, kNear); ++k) prefetch_candidates_of(order[k]);
+  shard::Row row;
+  for (size_t k = 0; k < n; ++k) {
+    if (k + kFar < n) prefetch_group(order[k + kFar]);
+    if (k + kMid < n) prefetch_record_of(order[k + kMid]);
+    if (k + kNear < n) prefetch_candidates_of(order[k + kNear]);
+    emit(order[k], rule, row);
+    MANAKA_RETURN_NOT_OK(sink(static_cast<const shard::Row&>(row)));
+  }
+  return Status();
+}
+
+}  // namespace manaka::fold

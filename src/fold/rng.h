@@ -1,0 +1,107 @@
+// The converter's only source of randomness: a fully specified generator, so
+// the same streams and seed give byte-identical shards on every platform and
+// standard library (std::uniform_int_distribution's output is
+// implementation-defined, and so is std::shuffle's).
+//
+//   SplitMix64    Steele, Lea & Flood's 64-bit mixer; used only to expand a
+//                 64-bit seed into xoshiro's 256-bit state.
+//   Xoshiro256ss  Blackman & Vigna's xoshiro256** 1.0.
+//   below(n)      a uniform integer in [0, n): Lemire's multiply-shift with
+//                 rejection (the high 64 bits of a 128-bit product, redrawn
+//                 while the low 64 bits fall under 2^64 mod n).
+//   shuffle()     Fisher-Yates from the back: for i = n-1 down to 1,
+//                 swap(a[i], a[below(i + 1)]).
+//
+// Which generator each step uses (fold/pack.h):
+//   in memory             for_spool(seed, Stream::InMemory, 0)
+//   --buckets pass 2      for_spool(seed, Stream::Scatter, i)  for first-set spool i
+//   --buckets pass 3      for_spool(seed, Stream::Permute, j)  for second-set spool j
+// for_spool seeds SplitMix64 with (seed + index) XOR a per-stream constant:
+// every spool gets SEED + spool, and the scatter and the permutation of the
+// same index still draw from different sequences.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <utility>
+
+namespace manaka::fold {
+
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : x_(seed) {}
+  uint64_t next() {
+    uint64_t z = (x_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  uint64_t x_;
+};
+
+class Xoshiro256ss {
+ public:
+  enum class Stream : uint64_t {
+    InMemory = 0,
+    Scatter = 0x5CA77E5CA77E5CA7ull,
+    Permute = 0x9E5A0D1E9E5A0D1Eull,
+  };
+
+  explicit Xoshiro256ss(uint64_t seed) {
+    SplitMix64 sm(seed);
+    for (uint64_t& w : s_) w = sm.next();
+  }
+
+  // A generator in a given state (not all zero); for known-answer tests.
+  static Xoshiro256ss from_state(uint64_t s0, uint64_t s1, uint64_t s2, uint64_t s3) {
+    Xoshiro256ss g(0);
+    g.s_[0] = s0, g.s_[1] = s1, g.s_[2] = s2, g.s_[3] = s3;
+    return g;
+  }
+
+  static Xoshiro256ss for_spool(uint64_t seed, Stream stream, uint64_t index) {
+    return Xoshiro256ss((seed + index) ^ static_cast<uint64_t>(stream));
+  }
+
+  uint64_t next() {
+    const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
+
+  // Uniform in [0, n); n must be > 0.
+  uint64_t below(uint64_t n) {
+    unsigned __int128 m = static_cast<unsigned __int128>(next()) * n;
+    auto low = static_cast<uint64_t>(m);
+    if (low < n) {
+      const uint64_t floor = (0 - n) % n;  // 2^64 mod n
+      while (low < floor) {
+        m = static_cast<unsigned __int128>(next()) * n;
+        low = static_cast<uint64_t>(m);
+      }
+    }
+    return static_cast<uint64_t>(m >> 64);
+  }
+
+  template <typename T>
+  void shuffle(std::span<T> items) {
+    for (size_t i = items.size(); i > 1; --i) {
+      size_t j = static_cast<size_t>(below(i));
+      std::swap(items[i - 1], items[j]);
+    }
+  }
+
+ private:
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t s_[4];
+};
+
+}  // namespace manaka::fold

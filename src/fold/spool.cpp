@@ -1,0 +1,156 @@
+#include "fold/spool.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "core/bytes.h"
+
+namespace manaka::fold {
+
+namespace {
+
+constexpr const char* kSpoolDirPrefix = ".manaka-pack-";
+
+// Removes <parent>/.manaka-pack-<pid>-XXXXXX directories of dead processes.
+void remove_dead_spools(const std::string& parent) {
+  std::error_code ec;
+  const std::string prefix = kSpoolDirPrefix;
+  for (const auto& entry : std::filesystem::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const size_t dash = name.find('-', prefix.size());
+    if (dash == std::string::npos || dash == prefix.size() || dash - prefix.size() > 9) continue;
+    const std::string pid = name.substr(prefix.size(), dash - prefix.size());
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto id = static_cast<pid_t>(std::stol(pid));
+    if (id == ::getpid() || ::kill(id, 0) == 0 || errno != ESRCH) continue;
+    std::error_code rm;
+    std::filesystem::remove_all(entry.path(), rm);
+  }
+}
+
+}  // namespace
+
+Result<TempDir> TempDir::create(const std::string& parent_dir) {
+  const std::string parent = parent_dir.empty() ? std::string(".") : parent_dir;
+  remove_dead_spools(parent);
+  std::string pattern =
+      parent + "/" + kSpoolDirPrefix + std::to_string(::getpid()) + "-XXXXXX";
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  if (::mkdtemp(buf.data()) == nullptr) {
+    return io_error(pattern, "cannot create the spool directory", errno);
+  }
+  TempDir dir;
+  dir.path_ = buf.data();
+  return dir;
+}
+
+TempDir& TempDir::operator=(TempDir&& other) noexcept {
+  if (this != &other) {
+    remove();
+    path_ = std::move(other.path_);
+    other.path_.clear();
+  }
+  return *this;
+}
+
+void TempDir::remove() {
+  if (path_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+  path_.clear();
+}
+
+Result<SpoolWriter> SpoolWriter::create(const std::string& path, size_t buffer_bytes) {
+  SpoolWriter w;
+  MANAKA_ASSIGN_OR_RETURN(w.file_, OutputFile::create(path));
+  w.buf_.resize(buffer_bytes);
+  return w;
+}
+
+Status SpoolWriter::append(const uint8_t* data, size_t n) {
+  bytes_ += n;
+  if (used_ + n > buf_.size()) {
+    MANAKA_RETURN_NOT_OK(file_.write_all(buf_.data(), used_));
+    used_ = 0;
+    if (n > buf_.size()) return file_.write_all(data, n);
+  }
+  std::memcpy(buf_.data() + used_, data, n);
+  used_ += n;
+  return Status();
+}
+
+Status SpoolWriter::close() {
+  if (!file_.is_open()) return Status();
+  if (used_ > 0) MANAKA_RETURN_NOT_OK(file_.write_all(buf_.data(), used_));
+  used_ = 0;
+  buf_ = {};
+  return file_.close();
+}
+
+void encode_spool_row(const shard::Row& row, bool with_cp, std::vector<uint8_t>& out) {
+  const size_t n = row.mv.size();
+  const size_t cand = spool_cand_size(with_cp);
+  const size_t at = out.size();
+  out.resize(at + kSpoolRowFixed + cand * n);
+  uint8_t* p = out.data() + at;
+  std::memcpy(p, row.packed.data(), shard::kPackedLen);
+  store_u16(p + 96, row.ply);
+  store_f32(p + 98, row.value_z);
+  store_f32(p + 102, row.value_q);
+  store_u32(p + 106, row.weight);
+  store_u16(p + 110, static_cast<uint16_t>(n));
+  p += kSpoolRowFixed;
+  for (size_t i = 0; i < n; ++i, p += cand) {
+    store_u16(p, row.mv[i]);
+    store_f32(p + 2, row.prob[i]);
+    if (with_cp) store_i16(p + 6, row.cp[i]);
+  }
+}
+
+size_t spool_row_size(const uint8_t* p, bool with_cp) {
+  return kSpoolRowFixed + spool_cand_size(with_cp) * load_u16(p + 110);
+}
+
+Result<size_t> decode_spool_row(const uint8_t* p, size_t avail, bool with_cp, shard::Row& row) {
+  if (avail < kSpoolRowFixed || avail < spool_row_size(p, with_cp)) {
+    return Status::truncated("spool row runs past the end of its file (" + std::to_string(avail) +
+                             " bytes left)");
+  }
+  const size_t n = load_u16(p + 110);
+  const size_t cand = spool_cand_size(with_cp);
+  std::memcpy(row.packed.data(), p, shard::kPackedLen);
+  row.ply = load_u16(p + 96);
+  row.value_z = load_f32(p + 98);
+  row.value_q = load_f32(p + 102);
+  row.weight = load_u32(p + 106);
+  row.mv.resize(n);
+  row.prob.resize(n);
+  row.cp.assign(n, shard::kNullCp);
+  const uint8_t* c = p + kSpoolRowFixed;
+  for (size_t i = 0; i < n; ++i, c += cand) {
+    row.mv[i] = load_u16(c);
+    row.prob[i] = load_f32(c + 2);
+    if (with_cp) row.cp[i] = load_i16(c + 6);
+  }
+  return kSpoolRowFixed + cand * n;
+}
+
+Result<MappedVector<uint8_t>> read_file(const std::string& path) {
+  MANAKA_ASSIGN_OR_RETURN(auto file, InputFile::open(path));
+  MappedVector<uint8_t> bytes(file.size_at_open());
+  MANAKA_ASSIGN_OR_RETURN(size_t got, file.read(bytes.data(), bytes.size()));
+  if (got != bytes.size()) {
+    return Status::truncated(path + ": read " + std::to_string(got) + " of " +
+                             std::to_string(bytes.size()) + " bytes");
+  }
+  return bytes;
+}
+
+}  // namespace manaka::fold

@@ -1,0 +1,92 @@
+// Spool files of the --buckets conversion (fold/bucketed.h), all inside one
+// temporary directory that is removed when the conversion ends, whether it
+// succeeded or failed. (A killed run leaves it behind, named
+// .manaka-pack-<pid>-XXXXXX, and the next run using the same spool directory
+// removes it.)
+//
+// First set (pass 1 -> pass 2): spool-a-NNNN.mpk, each an MPK1 stream with
+// the inputs' header, holding the records whose board hashes to it.
+// Second set (pass 2 -> pass 3): spool-b-NNNN.rows, folded rows, prob
+// already derived, back to back:
+//   off size field
+//     0  96  packed
+//    96   2  ply        u16
+//    98   4  value_z    f32
+//   102   4  value_q    f32
+//   106   4  weight     u32
+//   110   2  n_cand     u16 (a row's moves are distinct valid move16s,
+//                            fewer than 81 x 88 x 2 = 14,256)
+//   112  8n  mv u16 | prob f32 | cp i16      rows of cp-sourced streams
+//        6n  mv u16 | prob f32               rows of visit-sourced streams,
+//                                            whose cp is null throughout
+// Little-endian like every manaka format. Which of the two candidate layouts
+// a spool holds is the conversion's policy_source (with_cp below).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/file.h"
+#include "core/status.h"
+#include "fold/mapped_vector.h"
+#include "shard/row.h"
+
+namespace manaka::fold {
+
+inline constexpr size_t kSpoolRowFixed = 112;
+inline constexpr size_t spool_cand_size(bool with_cp) { return with_cp ? 8 : 6; }
+
+// A fresh directory "<parent>/.manaka-pack-<pid>-XXXXXX" (mkdtemp), removed
+// with everything in it on destruction. create() first removes directories
+// of that pattern in parent whose process no longer exists: the spools of a
+// killed run on this machine.
+class TempDir {
+ public:
+  static Result<TempDir> create(const std::string& parent);
+  TempDir() = default;
+  TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
+  TempDir& operator=(TempDir&& other) noexcept;
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() { remove(); }
+
+  const std::string& path() const { return path_; }
+  void remove();
+
+ private:
+  std::string path_;
+};
+
+// An append-only file with its own buffer (one per spool, many open at once).
+class SpoolWriter {
+ public:
+  static Result<SpoolWriter> create(const std::string& path, size_t buffer_bytes);
+  SpoolWriter() = default;
+  SpoolWriter(SpoolWriter&&) noexcept = default;
+  SpoolWriter& operator=(SpoolWriter&&) noexcept = default;
+
+  Status append(const uint8_t* data, size_t n);
+  Status close();  // flushes and closes
+  uint64_t bytes() const { return bytes_; }
+  const std::string& path() const { return file_.path(); }
+
+ private:
+  OutputFile file_;
+  std::vector<uint8_t> buf_;
+  size_t used_ = 0;
+  uint64_t bytes_ = 0;
+};
+
+// Appends a row in the second-set layout above (without cp when !with_cp).
+void encode_spool_row(const shard::Row& row, bool with_cp, std::vector<uint8_t>& out);
+// Decodes the row at p, with `avail` bytes left in the spool; returns the
+// bytes it took, or a Truncated error when the row runs past the end.
+Result<size_t> decode_spool_row(const uint8_t* p, size_t avail, bool with_cp, shard::Row& row);
+// The size of the row starting at p (at least kSpoolRowFixed bytes there).
+size_t spool_row_size(const uint8_t* p, bool with_cp);
+
+// Reads a whole file into memory.
+Result<MappedVector<uint8_t>> read_file(const std::string& path);
+
+}  // namespace manaka::fold

@@ -1,0 +1,139 @@
+// manaka.shards (native part): `pack` (MPK1 streams into folded, shuffled
+// parquet shards) and a row-group reader handing columns to numpy.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fold/pack.h"
+#include "python/bindings.h"
+#include "python/errors.h"
+#include "python/numpy.h"
+#include "shard/inspect.h"
+#include "shard/shard_reader.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace manaka::python {
+namespace {
+
+nb::dict batch_to_dict(shard::ShardBatch&& b, const shard::ShardColumns& cols) {
+  nb::dict d;
+  const size_t n = static_cast<size_t>(b.rows);
+  if (cols.packed) d["packed"] = to_numpy(std::move(b.packed), {n, size_t{96}});
+  if (cols.ply) d["ply"] = to_numpy(std::move(b.ply));
+  if (cols.value_z) d["value_z"] = to_numpy(std::move(b.value_z));
+  if (cols.value_q) d["value_q"] = to_numpy(std::move(b.value_q));
+  if (cols.weight) d["weight"] = to_numpy(std::move(b.weight));
+  if (cols.candidates) {
+    d["cand_offsets"] = to_numpy(std::move(b.cand_offsets));
+    d["mv"] = to_numpy(std::move(b.mv));
+    d["prob"] = to_numpy(std::move(b.prob));
+    d["cp"] = to_numpy(std::move(b.cp));
+  }
+  return d;
+}
+
+shard::ShardColumns columns_of(const std::optional<std::vector<std::string>>& names) {
+  if (!names) return {};
+  shard::ShardColumns c{false, false, false, false, false, false};
+  for (const std::string& name : *names) {
+    if (name == "packed") c.packed = true;
+    else if (name == "ply") c.ply = true;
+    else if (name == "value_z") c.value_z = true;
+    else if (name == "value_q") c.value_q = true;
+    else if (name == "weight") c.weight = true;
+    else if (name == "candidates") c.candidates = true;
+    else
+      throw StatusError{Status::invalid("unknown shard column '" + name +
+                                        "' (packed, ply, value_z, value_q, weight, candidates)")};
+  }
+  return c;
+}
+
+nb::dict summary_to_dict(const fold::PackSummary& s) {
+  nb::dict d;
+  d["records_in"] = s.records_in;
+  d["rows_out"] = s.rows_out;
+  d["folded_rows"] = s.folded_rows;
+  d["folded_records"] = s.folded_records;
+  d["shards"] = s.shards;
+  d["seconds"] = s.seconds;
+  return d;
+}
+
+nb::dict footer_to_dict(const shard::FooterPairs& pairs) {
+  nb::dict d;
+  for (const auto& [k, v] : pairs) d[k.c_str()] = v;
+  return d;
+}
+
+}  // namespace
+
+void bind_shards(nb::module_ m) {
+  nb::class_<shard::ShardReader>(m, "_ShardReader")
+      .def_static("open", [](const std::string& path) { return unwrap(shard::ShardReader::open(path)); }, "path"_a)
+      .def_prop_ro("path", &shard::ShardReader::path)
+      .def_prop_ro("num_rows", &shard::ShardReader::num_rows)
+      .def_prop_ro("num_row_groups", &shard::ShardReader::num_row_groups)
+      .def_prop_ro("footer", [](const shard::ShardReader& r) { return footer_to_dict(r.footer()); })
+      .def("read_row_group", [](shard::ShardReader& r, int group, std::optional<std::vector<std::string>> names) {
+             if (group < 0 || group >= r.num_row_groups())
+               throw nb::index_error(("row group " + std::to_string(group) + " out of range").c_str());
+             auto cols = columns_of(names);
+             shard::ShardBatch batch;
+             {
+               nb::gil_scoped_release release;
+               batch = unwrap(r.read_row_group(group, cols));
+             }
+             return batch_to_dict(std::move(batch), cols);
+           }, "group"_a, "columns"_a = nb::none());
+
+  m.def("pack", [](const std::vector<std::string>& streams, const std::string& prefix, double temperature,
+                   uint64_t seed, uint64_t rows_per_shard, uint32_t buckets, const std::string& spool_dir,
+                   bool progress) {
+        fold::PackOptions o;
+        o.prefix = prefix;
+        o.temperature = temperature;
+        o.seed = seed;
+        o.rows_per_shard = rows_per_shard;
+        o.buckets = buckets;
+        o.spool_dir = spool_dir;
+        o.progress = progress;
+        fold::PackSummary s;
+        {
+          nb::gil_scoped_release release;
+          s = unwrap(fold::pack(streams, o));
+        }
+        return summary_to_dict(s);
+      }, "streams"_a, "prefix"_a, "temperature"_a = fold::kDefaultTemperature, "seed"_a = 0,
+      "rows_per_shard"_a = shard::kDefaultRowsPerShard, "buckets"_a = 0, "spool_dir"_a = "",
+      "progress"_a = false);
+
+  m.def("inspect", [](const std::vector<std::string>& paths) {
+        shard::InspectReport r;
+        {
+          nb::gil_scoped_release release;
+          r = unwrap(shard::inspect_shards(paths));
+        }
+        nb::dict d;
+        d["rows"] = r.rows;
+        d["weight_min"] = r.weight_min;
+        d["weight_mean"] = r.weight_mean;
+        d["weight_max"] = r.weight_max;
+        d["cands_mean"] = r.cands_mean;
+        d["cands_p50"] = r.cands_p50;
+        d["cands_p99"] = r.cands_p99;
+        d["cands_max"] = r.cands_max;
+        d["block_ratio"] = r.blocks.ratio;
+        d["block_noise"] = r.blocks.noise;
+        return d;
+      }, "paths"_a);
+}
+
+}  // namespace manaka::python

@@ -1,0 +1,197 @@
+#include "sazpack/packed_sfen.h"
+
+#include <cassert>
+#include <string>
+
+namespace manaka::sazpack {
+namespace {
+
+using namespace manaka::shogi;
+
+constexpr int kBits = int(kStemSize) * 8;  // 256
+
+// Board codes by hand kind (P L N S G B R): the value's bit 0 is written first.
+struct Code {
+  uint8_t value;
+  uint8_t bits;
+};
+constexpr Code kBoardCode[HAND_KIND_NB] = {{0x01, 2}, {0x03, 4}, {0x0b, 4}, {0x07, 4},
+                                           {0x0f, 5}, {0x1f, 6}, {0x3f, 6}};
+constexpr bool has_promotion_bit(HandKind hk) { return hk != H_GOLD; }
+constexpr const char* kPluralName[HAND_KIND_NB] = {"pawns", "lances", "knights", "silvers",
+                                                   "golds", "bishops", "rooks"};
+
+class BitWriter {
+ public:
+  void put(uint32_t value, int bits) {
+    for (int i = 0; i < bits; ++i, ++cursor_) {
+      assert(cursor_ < kBits);
+      if (value >> i & 1) out_[cursor_ / 8] |= uint8_t(1u << (cursor_ % 8));
+    }
+  }
+  int cursor() const { return cursor_; }
+  const PackedSfen& bytes() const { return out_; }
+
+ private:
+  PackedSfen out_{};
+  int cursor_ = 0;
+};
+
+class BitReader {
+ public:
+  explicit BitReader(std::span<const uint8_t, kStemSize> in) : in_(in) {}
+  bool exhausted() const { return cursor_ >= kBits; }
+  int cursor() const { return cursor_; }
+  // false past bit 256.
+  bool get(uint32_t& bit) {
+    if (cursor_ >= kBits) return false;
+    bit = in_[cursor_ / 8] >> (cursor_ % 8) & 1;
+    ++cursor_;
+    return true;
+  }
+  bool get_n(int bits, uint32_t& value) {
+    value = 0;
+    for (int i = 0; i < bits; ++i) {
+      uint32_t b;
+      if (!get(b)) return false;
+      value |= b << i;
+    }
+    return true;
+  }
+
+ private:
+  std::span<const uint8_t, kStemSize> in_;
+  int cursor_ = 0;
+};
+
+Status bit_error(int bit, const std::string& rule) {
+  return Status::invalid("packed sfen bit " + std::to_string(bit) + ": " + rule);
+}
+
+// Reads bits until they spell one of the codes (value >> shift, bits - shift)
+// of kBoardCode; shift 0 for board codes, 1 for hand and box codes. Returns
+// the hand kind, or HAND_KIND_NB for the empty square (board codes only).
+Result<int> read_kind(BitReader& r, int shift) {
+  const int start = r.cursor();
+  uint32_t value = 0;
+  for (int len = 1; len <= 6; ++len) {
+    uint32_t b;
+    if (!r.get(b)) return bit_error(start, "a piece code runs past bit 256");
+    value |= b << (len - 1);
+    if (shift == 0 && len == 1 && value == 0) return int(HAND_KIND_NB);
+    for (int hk = 0; hk < HAND_KIND_NB; ++hk) {
+      if (kBoardCode[hk].bits - shift == len && uint32_t(kBoardCode[hk].value >> shift) == value) return hk;
+    }
+  }
+  return bit_error(start, "the bits match no piece code");
+}
+
+}  // namespace
+
+PackedSfen encode_packed_sfen(const Position& pos) {
+  BitWriter w;
+  w.put(pos.side_to_move() == WHITE, 1);
+  const int kings[COLOR_NB] = {convert_square(pos.king_square(BLACK)), convert_square(pos.king_square(WHITE))};
+  w.put(kings[BLACK], 7);
+  w.put(kings[WHITE], 7);
+  int used[HAND_KIND_NB] = {};
+  for (int yo = 0; yo < SQUARE_NB; ++yo) {
+    if (yo == kings[BLACK] || yo == kings[WHITE]) continue;
+    const Piece pc = pos.piece_on(convert_square(yo));
+    if (pc == NO_PIECE) {
+      w.put(0, 1);
+      continue;
+    }
+    const Kind k = kind_of(pc);
+    const HandKind hk = HAND_OF[k];
+    ++used[hk];
+    w.put(kBoardCode[hk].value, kBoardCode[hk].bits);
+    if (has_promotion_bit(hk)) w.put(k != BASE_KIND[k], 1);
+    w.put(color_of(pc) == WHITE, 1);
+  }
+  for (Color c : {BLACK, WHITE}) {
+    for (int hk = 0; hk < HAND_KIND_NB; ++hk) {
+      const int n = pos.hand_count(c, HandKind(hk));
+      used[hk] += n;
+      for (int i = 0; i < n; ++i) {
+        w.put(kBoardCode[hk].value >> 1, kBoardCode[hk].bits - 1);
+        if (has_promotion_bit(HandKind(hk))) w.put(0, 1);
+        w.put(c == WHITE, 1);
+      }
+    }
+  }
+  for (int hk = 0; hk < HAND_KIND_NB; ++hk) {
+    assert(used[hk] <= HAND_MAX[hk]);  // a Position never holds more than a set
+    for (int i = used[hk]; i < HAND_MAX[hk]; ++i) {
+      if (hk == H_GOLD) {
+        w.put(kBoardCode[H_SILVER].value >> 1, kBoardCode[H_SILVER].bits - 1);  // silver's prefix
+        w.put(0b11, 2);                                                         // "promoted", "White"
+      } else {
+        w.put(kBoardCode[hk].value >> 1, kBoardCode[hk].bits - 1);
+        w.put(0b01, 2);  // promoted, Black
+      }
+    }
+  }
+  assert(w.cursor() == kBits);
+  return w.bytes();
+}
+
+Result<Position> decode_packed_sfen(std::span<const uint8_t, kStemSize> bytes) {
+  BitReader r(bytes);
+  Setup setup;
+  uint32_t side = 0, king[COLOR_NB] = {};
+  r.get(side);
+  r.get_n(7, king[BLACK]);
+  r.get_n(7, king[WHITE]);
+  for (Color c : {BLACK, WHITE}) {
+    if (king[c] >= SQUARE_NB) {
+      return bit_error(c == BLACK ? 1 : 8, std::string(COLOR_NAME[c]) + "'s king square " + std::to_string(king[c]) +
+                                               " is not a square (0-80)");
+    }
+  }
+  if (king[BLACK] == king[WHITE]) return bit_error(8, "both kings on square " + std::to_string(king[BLACK]));
+  setup.side = Color(side);
+  setup.board[convert_square(int(king[BLACK]))] = make_piece(BLACK, KING);
+  setup.board[convert_square(int(king[WHITE]))] = make_piece(WHITE, KING);
+  int seen[HAND_KIND_NB] = {};
+  for (int yo = 0; yo < SQUARE_NB; ++yo) {
+    if (yo == int(king[BLACK]) || yo == int(king[WHITE])) continue;
+    const int start = r.cursor();
+    MANAKA_ASSIGN_OR_RETURN(int hk, read_kind(r, 0));
+    if (hk == HAND_KIND_NB) continue;
+    uint32_t promoted = 0, white = 0;
+    if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
+    if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
+    const Kind base = KIND_OF_HAND[hk];
+    setup.board[convert_square(yo)] = make_piece(Color(white), promoted ? PROMOTED[base] : base);
+    ++seen[hk];
+  }
+  while (!r.exhausted()) {
+    const int start = r.cursor();
+    MANAKA_ASSIGN_OR_RETURN(int hk, read_kind(r, 1));
+    uint32_t promoted = 0, white = 0;
+    if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
+    if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
+    if (!promoted) {
+      if (setup.hand[white][hk] < HAND_MAX[hk]) ++setup.hand[white][hk];
+    } else if (white) {
+      if (hk != H_SILVER) {
+        return bit_error(start, "a promoted White piece in hand is no code (only 11011, a boxed gold)");
+      }
+      hk = H_GOLD;  // a boxed gold
+    }
+    ++seen[hk];
+  }
+  for (int hk = 0; hk < HAND_KIND_NB; ++hk) {
+    if (seen[hk] != HAND_MAX[hk]) {
+      return bit_error(kBits, std::to_string(seen[hk]) + " " + kPluralName[hk] +
+                                  " on the board, in hand and boxed; a packed sfen holds a full set of " +
+                                  std::to_string(HAND_MAX[hk]));
+    }
+  }
+  auto pos = Position::from_setup(setup);
+  if (!pos.ok()) return std::move(pos).take_status().with_context("packed sfen: ");
+  return pos;
+}
+
+}  // namespace manaka::sazpack

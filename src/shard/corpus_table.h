@@ -1,0 +1,46 @@
+// Reading a teacher corpus from parquet, a batch at a time in constant memory
+// (the Arrow side of shard/corpus_batch.h; no Arrow type in this header).
+//
+// Only the eight corpus columns are read (by the names in CorpusColumns).
+// Accepted types: strings as string / large_string / string_view / binary;
+// integers of any width and sign; lists as list / large_list of those. A
+// missing column or another type is refused at open, naming the file, the
+// column and the columns the file has:
+//   corpus.parquet: no column "score" for field cp (columns: sfen, ply, ...);
+//   map it with --column cp=NAME
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/status.h"
+#include "shard/corpus_batch.h"
+
+namespace manaka::shard {
+
+class CorpusTableReader {
+ public:
+  static constexpr int64_t kDefaultBatchRows = 16384;
+
+  static Result<std::unique_ptr<CorpusTableReader>> open(const std::string& path,
+                                                         const CorpusColumns& columns,
+                                                         int64_t batch_rows = kDefaultBatchRows);
+  ~CorpusTableReader();
+  CorpusTableReader(const CorpusTableReader&) = delete;
+  CorpusTableReader& operator=(const CorpusTableReader&) = delete;
+
+  // Fills `batch` with the next rows; false at the end of the file.
+  Result<bool> next(CorpusBatch& batch);
+
+  int64_t num_rows() const;  // from the footer
+  const std::string& path() const;
+
+  struct Impl;
+
+ private:
+  explicit CorpusTableReader(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace manaka::shard

@@ -1,0 +1,46 @@
+// Rows -> one Arrow RecordBatch of the shard schema, built straight from
+// column buffers (no per-value builder calls): the writer's unit of work,
+// one parquet row group.
+//
+// Buffers per batch of n rows and m candidates in all:
+//   packed   n * 96 bytes        ply u16[n]  value_z f32[n]  value_q f32[n]
+//   weight   u32[n]              offsets i32[n + 1] into the candidates
+//   mv u16[m]  prob f32[m]  cp i16[m] with a validity bitmap when any cp is
+//   null (kNullCp in the Row)
+#pragma once
+
+#include <arrow/api.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/status.h"
+#include "shard/row.h"
+
+namespace manaka::shard {
+
+class RowGroupBuffer {
+ public:
+  void append(const Row& row);
+  int64_t rows() const { return static_cast<int64_t>(ply_.size()); }
+  // The buffered rows as a batch; the buffer is left empty. Fails only when
+  // one batch holds more than 2^31 - 1 candidates (list<> offsets are int32).
+  Result<std::shared_ptr<arrow::RecordBatch>> take_batch();
+
+ private:
+  std::vector<uint8_t> packed_;
+  std::vector<uint16_t> ply_;
+  std::vector<float> value_z_, value_q_;
+  std::vector<uint32_t> weight_;
+  std::vector<int64_t> offsets_{0};
+  std::vector<uint16_t> mv_;
+  std::vector<float> prob_;
+  std::vector<int16_t> cp_;
+  int64_t null_cps_ = 0;
+  int64_t last_rows_ = 0, last_cands_ = 0;
+
+  void reserve_like_last();
+};
+
+}  // namespace manaka::shard

@@ -1,0 +1,227 @@
+#include "shard/shard_writer.h"
+
+#include <arrow/memory_pool.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+
+#include "shard/parquet_file.h"
+#include "shard/row_group.h"
+#include "shard/schema.h"
+
+namespace manaka::shard {
+
+namespace fs = std::filesystem;
+
+std::string shard_path(const std::string& prefix, uint64_t index) {
+  char digits[32];
+  std::snprintf(digits, sizeof digits, "-%05llu.parquet", static_cast<unsigned long long>(index));
+  return prefix + digits;
+}
+
+namespace {
+
+const std::vector<std::string> kNoDictionaryColumns = {"packed", "value_q",
+                                                       "candidates.list.element.prob"};
+
+// jemalloc when this libarrow has it, else Arrow's default (see the header).
+arrow::MemoryPool* encoder_pool() {
+  arrow::MemoryPool* pool = nullptr;
+  if (arrow::jemalloc_memory_pool(&pool).ok() && pool != nullptr) return pool;
+  return arrow::default_memory_pool();
+}
+
+}  // namespace
+
+ShardWriter::ShardWriter(ShardWriterOptions options)
+    : options_(std::move(options)),
+      group_(std::make_unique<RowGroupBuffer>()),
+      parquet_(std::make_unique<ParquetOptions>()) {
+  parquet_->zstd_level = kZstdLevel;
+  parquet_->row_group_rows = options_.row_group_rows;
+  parquet_->footer = options_.footer;
+  parquet_->no_dictionary = kNoDictionaryColumns;
+  parquet_->pool = encoder_pool();
+  thread_ = std::thread([this] { run(); });
+}
+
+ShardWriter::~ShardWriter() {
+  {
+    std::lock_guard lock(mu_);
+    queue_.clear();  // unfinished: queued work is dropped, not written
+  }
+  stop_thread();
+  file_.reset();  // an uncommitted shard's temporary is removed
+}
+
+Result<std::unique_ptr<ShardWriter>> ShardWriter::create(ShardWriterOptions options) {
+  if (options.prefix.empty()) return Status::invalid("the output prefix is empty");
+  if (options.rows_per_shard == 0) return Status::invalid("rows per shard must be at least 1");
+  if (options.row_group_rows <= 0) return Status::invalid("row group size must be >= 1");
+  fs::path dir = fs::path(options.prefix).parent_path();
+  if (!dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) return Status::io("cannot create directory " + dir.string() + ": " + ec.message());
+  }
+  return std::unique_ptr<ShardWriter>(new ShardWriter(std::move(options)));
+}
+
+// --- the caller's side --------------------------------------------------------
+
+Status ShardWriter::append(const Row& row) {
+  group_->append(row);
+  ++rows_;
+  ++rows_in_shard_;
+  if (group_->rows() >= options_.row_group_rows) MANAKA_RETURN_NOT_OK(flush_group());
+  if (rows_in_shard_ >= options_.rows_per_shard) MANAKA_RETURN_NOT_OK(close_shard());
+  return Status();
+}
+
+Status ShardWriter::flush_group() {
+  if (group_->rows() == 0) return first_error();
+  MANAKA_ASSIGN_OR_RETURN(auto batch, group_->take_batch());
+  shard_has_rows_ = true;
+  return push(Task{std::move(batch), shard_index_});
+}
+
+Status ShardWriter::close_shard() {
+  MANAKA_RETURN_NOT_OK(flush_group());
+  if (!shard_has_rows_) return Status();
+  MANAKA_RETURN_NOT_OK(push(Task{nullptr, shard_index_}));
+  ++shard_index_;
+  shard_has_rows_ = false;
+  rows_in_shard_ = 0;
+  return Status();
+}
+
+Status ShardWriter::push(Task task) {
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [&] { return queue_.size() < kQueuedBatches || !error_.ok(); });
+  if (!error_.ok()) return error_;
+  queue_.push_back(std::move(task));
+  cv_.notify_all();
+  return Status();
+}
+
+Status ShardWriter::first_error() {
+  std::lock_guard lock(mu_);
+  return error_;
+}
+
+void ShardWriter::stop_thread() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+Status ShardWriter::finish() {
+  MANAKA_RETURN_NOT_OK(close_shard());
+  if (shard_index_ == 0) {
+    // No rows at all: one empty shard, so the schema and footer still exist.
+    MANAKA_ASSIGN_OR_RETURN(auto empty, RowGroupBuffer().take_batch());
+    MANAKA_RETURN_NOT_OK(push(Task{std::move(empty), 0}));
+    MANAKA_RETURN_NOT_OK(push(Task{nullptr, 0}));
+    shard_index_ = 1;
+  }
+  stop_thread();  // runs the queue dry first
+  MANAKA_RETURN_NOT_OK(error_);
+  return remove_stale();
+}
+
+// --- the writer thread ----------------------------------------------------------
+
+void ShardWriter::run() {
+  while (true) {
+    Task task;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+      if (queue_.empty()) return;  // stopping, and nothing left to do
+      task = std::move(queue_.front());
+      queue_.pop_front();
+      cv_.notify_all();
+      if (!error_.ok()) continue;  // drain without working after a failure
+    }
+    Status st = execute(task);
+    if (!st.ok()) {
+      std::lock_guard lock(mu_);
+      error_ = std::move(st);
+      queue_.clear();
+      cv_.notify_all();
+    }
+  }
+}
+
+Status ShardWriter::execute(Task& task) {
+  if (!task.batch) {  // commit
+    if (!file_) return Status();
+    MANAKA_RETURN_NOT_OK(file_->commit());
+    std::error_code ec;
+    auto size = fs::file_size(file_->path(), ec);
+    if (!ec) closed_bytes_ += static_cast<int64_t>(size);
+    bytes_.store(closed_bytes_, std::memory_order_relaxed);
+    shards_.push_back(file_->path());
+    file_.reset();
+    return Status();
+  }
+  if (!file_) {
+    MANAKA_ASSIGN_OR_RETURN(file_, ParquetFileWriter::open(shard_path(options_.prefix, task.shard),
+                                                           shard_schema(), *parquet_));
+  }
+  MANAKA_RETURN_NOT_OK(file_->write(task.batch));
+  bytes_.store(closed_bytes_ + file_->bytes_written(), std::memory_order_relaxed);
+  return Status();
+}
+
+// --- after the thread -------------------------------------------------------------
+
+Status ShardWriter::remove_stale() {
+  fs::path prefix(options_.prefix);
+  fs::path dir = prefix.parent_path().empty() ? fs::path(".") : prefix.parent_path();
+  const std::string base = prefix.filename().string() + "-";
+  const std::string ext = ".parquet";
+  std::error_code ec;
+  std::vector<fs::path> stale;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.size() < base.size() + 5 + ext.size()) continue;
+    if (name.compare(0, base.size(), base) != 0) continue;
+    if (name.compare(name.size() - ext.size(), ext.size(), ext) != 0) continue;
+    std::string digits = name.substr(base.size(), name.size() - base.size() - ext.size());
+    if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (digits.size() > 18 || std::stoull(digits) < shards_.size()) continue;
+    stale.push_back(entry.path());
+  }
+  // Temporaries of killed runs: <prefix>-NNNNN.parquet.tmp-<pid>, pid gone.
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    const size_t at = name.rfind(ext + ".tmp-");
+    if (name.compare(0, base.size(), base) != 0 || at == std::string::npos) continue;
+    const std::string pid = name.substr(at + ext.size() + 5);
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    const auto id = static_cast<pid_t>(std::stol(pid));
+    if (id != ::getpid() && ::kill(id, 0) != 0 && errno == ESRCH) stale.push_back(entry.path());
+  }
+  if (ec) return Status::io("cannot list " + dir.string() + ": " + ec.message());
+  std::sort(stale.begin(), stale.end());
+  for (const auto& path : stale) {
+    fs::remove(path, ec);
+    if (ec) return Status::io("cannot remove stale shard " + path.string() + ": " + ec.message());
+    removed_.push_back(path.string());
+  }
+  return Status();
+}
+
+}  // namespace manaka::shard

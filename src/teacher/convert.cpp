@@ -1,0 +1,198 @@
+#include "teacher/convert.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <thread>
+
+#include "core/progress.h"
+#include "stream/writer.h"
+#include "teacher/corpus_input.h"
+
+namespace manaka::teacher {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Removes the temporary output unless released.
+class TempGuard {
+ public:
+  explicit TempGuard(std::string path) : path_(std::move(path)) {}
+  ~TempGuard() {
+    if (!path_.empty()) {
+      std::error_code ec;
+      fs::remove(path_, ec);
+    }
+  }
+  void release() { path_.clear(); }
+
+ private:
+  std::string path_;
+};
+
+RowView row_at(const shard::CorpusBatch& b, size_t r) {
+  RowView v;
+  v.sfen = b.sfen[r];
+  v.move = b.move[r];
+  v.ply = b.ply[r];
+  v.side = b.side[r];
+  v.cp = b.cp[r];
+  v.result = b.result[r];
+  v.missing = b.missing[r];
+  v.cand_moves = std::span<const std::string_view>(b.cand_moves).subspan(
+      b.moves_at[r], b.moves_at[r + 1] - b.moves_at[r]);
+  v.cand_cp = std::span<const int64_t>(b.cand_cp).subspan(b.cps_at[r], b.cps_at[r + 1] - b.cps_at[r]);
+  return v;
+}
+
+
+// A batch and what its rows became.
+struct Slot {
+  shard::CorpusBatch batch;
+  std::string file;        // the file the batch came from
+  uint64_t first_row = 0;  // its first row's index in that file
+  std::vector<ConvertedRow> rows;
+  std::vector<Refusal> why;
+  std::vector<std::string> detail;  // set where why is not None
+};
+
+// The corpus files one after another, a batch at a time.
+class BatchStream {
+ public:
+  BatchStream(const std::vector<std::string>& files, const shard::CorpusColumns& columns)
+      : files_(files), columns_(columns) {}
+
+  Result<bool> next(Slot& slot) {
+    for (;;) {
+      if (!source_) {
+        if (index_ == files_.size()) return false;
+        MANAKA_ASSIGN_OR_RETURN(source_, open_corpus_file(files_[index_], columns_));
+        row_ = 0;
+      }
+      MANAKA_ASSIGN_OR_RETURN(bool more, source_->next(slot.batch));
+      if (more) {
+        slot.file = files_[index_];
+        slot.first_row = row_;
+        row_ += slot.batch.rows;
+        return true;
+      }
+      source_.reset();
+      ++index_;
+    }
+  }
+
+ private:
+  const std::vector<std::string>& files_;
+  const shard::CorpusColumns& columns_;
+  size_t index_ = 0;
+  uint64_t row_ = 0;
+  std::unique_ptr<CorpusSource> source_;
+};
+
+unsigned conversion_threads(int requested) {
+  constexpr unsigned kMaxThreads = 16;
+  if (requested > 0) return std::min(unsigned(requested), kMaxThreads);
+  return std::clamp(std::thread::hardware_concurrency(), 1u, kMaxThreads);
+}
+
+// Converts every row of slot.batch, in contiguous chunks on `threads` threads.
+void convert_batch(Slot& slot, const Conventions& conv, unsigned threads) {
+  const size_t n = slot.batch.rows;
+  slot.rows.resize(std::max(slot.rows.size(), n));
+  slot.why.resize(n);
+  slot.detail.resize(std::max(slot.detail.size(), n));
+  auto work = [&slot, &conv](size_t begin, size_t end) {
+    RowChain chain;
+    for (size_t r = begin; r < end; ++r)
+      slot.why[r] = convert_row(row_at(slot.batch, r), conv, &slot.rows[r], &slot.detail[r], &chain);
+  };
+  constexpr size_t kMinRowsPerThread = 2048;
+  const size_t parts = std::min<size_t>(threads, std::max<size_t>(1, n / kMinRowsPerThread));
+  std::vector<std::thread> helpers;
+  for (size_t p = 1; p < parts; ++p) helpers.emplace_back(work, n * p / parts, n * (p + 1) / parts);
+  work(0, n / parts);
+  for (auto& t : helpers) t.join();
+}
+
+}  // namespace
+
+uint64_t ConvertSummary::refused_total() const {
+  uint64_t n = 0;
+  for (uint64_t c : refused) n += c;
+  return n;
+}
+
+Result<ConvertSummary> convert(const ConvertOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  if (o.inputs.empty()) return Status::invalid("teacher convert: no input corpus given");
+  if (o.output.empty()) return Status::invalid("teacher convert: no output path given");
+  auto conv = Conventions::make(o.eval_coef, o.mate_scale, o.mate_slack);
+  if (!conv.ok()) return std::move(conv).take_status().with_context("teacher convert: ");
+  if (o.fv_scale < 0 || o.fv_scale > 65535)
+    return Status::invalid("teacher convert: fv_scale " + std::to_string(o.fv_scale) + ": must be 0..65535");
+  MANAKA_ASSIGN_OR_RETURN(std::vector<std::string> files, expand_corpus_paths(o.inputs));
+
+  ConvertSummary s;
+  s.files = files;
+  s.output = o.output;
+  s.header.pov = stream::Pov::SideToMove;
+  s.header.policy_source = stream::PolicySource::Cp;
+  s.header.mate_scale = static_cast<uint16_t>(o.mate_scale);
+  s.header.mate_slack = static_cast<uint16_t>(o.mate_slack);
+  s.header.fv_scale = static_cast<uint16_t>(o.fv_scale);
+  s.header.eval_coef = static_cast<float>(o.eval_coef);
+  s.effective_slack = effective_slack(o.mate_slack);
+  s.mate_threshold = conv->threshold;
+
+  const std::string temp = o.output + ".tmp-" + std::to_string(::getpid());
+  TempGuard guard(temp);
+  MANAKA_ASSIGN_OR_RETURN(stream::Writer writer, stream::Writer::create(temp, s.header));
+  Progress progress(o.output, 0);
+  progress.set_enabled(o.progress);
+
+  // Batch i + 1 is read while batch i is converted (by every thread) and
+  // written (by this one, in row order).
+  BatchStream input(files, o.columns);
+  Slot slots[2];
+  MANAKA_ASSIGN_OR_RETURN(bool have, input.next(slots[0]));
+  const unsigned threads = conversion_threads(o.threads);
+  for (int cur = 0; have; cur ^= 1) {
+    Slot& slot = slots[cur];
+    auto next = std::async(std::launch::async, [&input, &slots, cur] { return input.next(slots[cur ^ 1]); });
+    convert_batch(slot, *conv, threads);
+    for (size_t r = 0; r < slot.batch.rows; ++r) {
+      const uint64_t row_in_file = slot.first_row + r;
+      const Refusal why = slot.why[r];
+      if (why == Refusal::None) {
+        Status st = writer.write(slot.rows[r].view());
+        if (!st.ok()) return std::move(st).with_context(slot.file + ": row " + std::to_string(row_in_file) + ": ");
+        continue;
+      }
+      if (o.strict)
+        return Status::invalid(slot.file + ": row " + std::to_string(row_in_file) + ": refused (" +
+                               refusal_name(why) + ", " + refusal_text(why) + "): " + slot.detail[r]);
+      auto k = static_cast<size_t>(why);
+      if (s.refused[k]++ == 0) s.first_refusal[k] = RefusalExample{slot.file, row_in_file, slot.detail[r]};
+    }
+    s.rows_read += slot.batch.rows;
+    progress.update(writer.bytes_written(), s.rows_read);
+    MANAKA_ASSIGN_OR_RETURN(have, next.get());
+  }
+  MANAKA_RETURN_NOT_OK(writer.close());
+  s.records_written = writer.records_written();
+  s.bytes_written = writer.bytes_written();
+  std::error_code ec;
+  fs::rename(temp, o.output, ec);
+  if (ec) return Status::io("cannot rename " + temp + " to " + o.output + ": " + ec.message());
+  guard.release();
+  progress.finish();
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return s;
+}
+
+}  // namespace manaka::teacher

@@ -1,0 +1,134 @@
+// ShardWriter and ShardReader: rows round-trip, temporaries, refusals.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "../fold/mpk_fixture.h"
+#include "shard/parquet_file.h"
+#include "shard/schema.h"
+#include "shard/shard_reader.h"
+#include "shard/shard_writer.h"
+
+namespace manaka::shard {
+namespace {
+
+namespace fs = std::filesystem;
+
+Row make_row(uint32_t i, bool with_cp) {
+  Row r;
+  r.packed = testing::board(i);
+  r.ply = static_cast<uint16_t>(i % 300);
+  r.value_z = static_cast<float>(i % 3) - 1.0f;
+  r.value_q = 0.001f * static_cast<float>(i % 1000);
+  r.weight = 1 + i % 4;
+  for (uint32_t c = 0; c < 1 + i % 5; ++c) {
+    r.mv.push_back(testing::mv(static_cast<int>(c), static_cast<int>(i % 81)));
+    r.prob.push_back(1.0f / static_cast<float>(1 + i % 5));
+    r.cp.push_back(with_cp ? static_cast<int16_t>(c * 10 - 20) : kNullCp);
+  }
+  return r;
+}
+
+ShardWriterOptions options(const fs::path& dir, uint64_t rows_per_shard) {
+  ShardWriterOptions o;
+  o.prefix = (dir / "sub" / "part").string();  // the directory is created
+  o.rows_per_shard = rows_per_shard;
+  o.footer = {{"pov", "0"}};
+  return o;
+}
+
+TEST(ShardIo, ShardPath) {
+  EXPECT_EQ(shard_path("out/x", 0), "out/x-00000.parquet");
+  EXPECT_EQ(shard_path("x", 12345), "x-12345.parquet");
+  EXPECT_EQ(shard_path("x", 123456), "x-123456.parquet");
+}
+
+TEST(ShardIo, RowsRoundTrip) {
+  auto dir = testing::scratch_dir();
+  auto w = ShardWriter::create(options(dir, 10000));
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  std::vector<Row> rows;
+  for (uint32_t i = 0; i < 12000; ++i) {
+    rows.push_back(make_row(i, i % 2 == 0));  // cp null on odd rows
+    ASSERT_TRUE((*w)->append(rows.back()).ok());
+  }
+  ASSERT_TRUE((*w)->finish().ok());
+  ASSERT_EQ((*w)->shards().size(), 2u);
+  EXPECT_EQ(testing::read_rows((*w)->shards()), rows);
+
+  auto r = ShardReader::open((*w)->shards()[0]);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->num_rows(), 10000);
+  EXPECT_EQ(r->num_row_groups(), 2);  // 8192 + 1808
+  EXPECT_EQ(r->footer(), (FooterPairs{{"pov", "0"}}));
+  ShardColumns only;
+  only.packed = only.value_z = only.value_q = only.weight = false;
+  auto b = r->read_row_group(1, only);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->rows, 1808);
+  EXPECT_TRUE(b->packed.empty());
+  ASSERT_EQ(b->ply.size(), 1808u);
+  EXPECT_EQ(b->ply[0], rows[8192].ply);
+  ASSERT_EQ(b->cand_offsets.size(), 1809u);
+  EXPECT_EQ(b->cand_offsets[1] - b->cand_offsets[0], static_cast<int64_t>(rows[8192].size()));
+  EXPECT_FALSE(r->read_row_group(2).ok());
+}
+
+TEST(ShardIo, OnlyCompleteShardsHaveFinalNames) {
+  auto dir = testing::scratch_dir();
+  auto w = ShardWriter::create(options(dir, 100000));
+  ASSERT_TRUE(w.ok());
+  for (uint32_t i = 0; i < 9000; ++i) ASSERT_TRUE((*w)->append(make_row(i, true)).ok());
+  // One row group is out, the shard is not complete: only a temporary exists.
+  const fs::path final_name = dir / "sub" / "part-00000.parquet";
+  EXPECT_FALSE(fs::exists(final_name));
+  const fs::path temp = final_name.string() + ".tmp-" + std::to_string(::getpid());
+  // The writer thread opens it; give it a moment.
+  for (int i = 0; i < 200 && !fs::exists(temp); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(fs::exists(temp));
+  EXPECT_FALSE(fs::exists(final_name));
+  w->reset();  // dies unfinished
+  EXPECT_FALSE(fs::exists(temp));
+  EXPECT_FALSE(fs::exists(final_name));
+}
+
+TEST(ShardIo, ForeignFileIsRefusedNamingTheColumn) {
+  auto dir = testing::scratch_dir();
+  const fs::path path = dir / "foreign.parquet";
+  ASSERT_EQ(testing::run_python(dir,
+      "import pyarrow as pa, pyarrow.parquet as pq\n"
+      "t = pa.table({'packed': pa.array([b'x'], pa.binary()), 'ply': pa.array([1], pa.uint16())})\n"
+      "pq.write_table(t, r'" + path.string() + "')\n"), 0);
+  auto r = ShardReader::open(path.string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("column 'packed' is binary, expected fixed_size_binary[96]"),
+            std::string::npos)
+      << r.status().message();
+}
+
+TEST(ShardIo, ShardsWrittenByPyarrowRead) {
+  // Nullable columns and the default list element name "item" still read.
+  auto dir = testing::scratch_dir();
+  const fs::path path = dir / "py.parquet";
+  ASSERT_EQ(testing::run_python(dir,
+      "import pyarrow as pa, pyarrow.parquet as pq\n"
+      "cand = pa.struct([('mv', pa.uint16()), ('prob', pa.float32()), ('cp', pa.int16())])\n"
+      "t = pa.table({'packed': pa.array([bytes(range(96))], pa.binary(96)),\n"
+      "  'ply': pa.array([7], pa.uint16()), 'value_z': pa.array([0.5], pa.float32()),\n"
+      "  'value_q': pa.array([-0.5], pa.float32()), 'weight': pa.array([2], pa.uint32()),\n"
+      "  'candidates': pa.array([[{'mv': 130, 'prob': 1.0, 'cp': None}]], pa.list_(cand))})\n"
+      "pq.write_table(t, r'" + path.string() + "')\n"), 0);
+  auto rows = testing::read_rows({path.string()});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].packed[95], 95);
+  EXPECT_EQ(rows[0].ply, 7);
+  EXPECT_EQ(rows[0].weight, 2u);
+  EXPECT_EQ(rows[0].mv, (std::vector<uint16_t>{130}));
+  EXPECT_EQ(rows[0].cp, (std::vector<int16_t>{kNullCp}));
+}
+
+}  // namespace
+}  // namespace manaka::shard

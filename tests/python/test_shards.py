@@ -1,0 +1,92 @@
+"""manaka pack and manaka.shards, read back through pyarrow, duckdb and torch."""
+
+import random
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from manaka import shards, shogi, stream
+
+
+def selfplay_stream(path, games=30, seed=5):
+    """Random legal games; every game starts at the initial position, so boards repeat."""
+    rng = random.Random(seed)
+    with stream.SelfPlayWriter(str(path)) as w:
+        for _ in range(games):
+            pos = shogi.Position()
+            w.begin_game()
+            for ply in range(rng.randint(4, 30)):
+                legal = [int(m) for m in pos.legal_move16s()]
+                mv = rng.sample(legal, min(len(legal), rng.randint(1, 8)))
+                w.add_position(pos.pack(), ply, rng.uniform(-1, 1), mv, [rng.randint(1, 100) for _ in mv])
+                pos.push(mv[0])
+            w.end_game(rng.choice([1, -1, 0]))
+    return path
+
+
+def test_pack_then_read_back_matches_pyarrow(tmp_path):
+    src = selfplay_stream(tmp_path / "sp.mpk")
+    summary = shards.pack([str(src)], str(tmp_path / "out" / "train"), seed=3, rows_per_shard=200)
+    assert summary["records_in"] == stream.validate(str(src))
+    assert summary["rows_out"] < summary["records_in"]  # the initial position folds
+    paths = shards.list_shards(tmp_path / "out")
+    assert [p.rsplit("-", 1)[1] for p in paths][:2] == ["00000.parquet", "00001.parquet"]
+    rows = 0
+    for path in paths:
+        f = shards.ShardFile(path)
+        assert f.metadata["policy_source"] == "0"
+        table = pq.read_table(path)
+        for batch in f.batches():
+            n = len(batch)
+            assert batch.packed.shape == (n, 96)
+            sums = np.add.reduceat(batch.prob, batch.cand_offsets[:-1])
+            np.testing.assert_allclose(sums, 1.0, rtol=1e-5)
+            assert (batch.cp == shards.NULL_CP).all()  # self-play rows carry no cp
+        rows += f.num_rows
+        got = list(f.batches())
+        assert np.concatenate([b.weight for b in got]).tolist() == table.column("weight").to_pylist()
+        assert np.concatenate([b.packed for b in got]).tobytes() == b"".join(table.column("packed").to_pylist())
+    assert rows == summary["rows_out"]
+    # The initial position: one row, weight = the number of games.
+    start = shogi.Position().pack()
+    weights = {bytes(p): w for b in shards.iter_batches(paths) for p, w in zip(b.packed, b.weight)}
+    assert weights[start] == 30
+
+
+def test_epochs_reshuffle_the_shard_order(tmp_path):
+    src = selfplay_stream(tmp_path / "sp.mpk", games=60)
+    shards.pack([str(src)], str(tmp_path / "s"), seed=1, rows_per_shard=50)
+    paths = shards.list_shards(str(tmp_path / "s-*.parquet"))
+    assert len(paths) >= 6
+    first = [b.ply.tolist() for b in shards.iter_batches(paths, epoch=0)]
+    second = [b.ply.tolist() for b in shards.iter_batches(paths, epoch=1)]
+    assert first != second
+    assert sorted(sum(first, [])) == sorted(sum(second, []))
+
+
+def test_columns_can_be_pruned(tmp_path):
+    src = selfplay_stream(tmp_path / "sp.mpk", games=5)
+    shards.pack([str(src)], str(tmp_path / "s"), seed=1)
+    (batch,) = list(shards.iter_batches(tmp_path / "s-00000.parquet", columns=["value_z", "weight"]))
+    assert batch.packed is None and batch.mv is None and len(batch.value_z) == len(batch.weight)
+    with pytest.raises(ValueError, match="unknown shard column 'policy'"):
+        list(shards.iter_batches(tmp_path / "s-00000.parquet", columns=["policy"]))
+
+
+def test_torch_dataset_splits_shards_across_workers(tmp_path):
+    import torch  # the optional extra; make test installs it
+
+    from manaka.torch_data import ShardDataset
+
+    src = selfplay_stream(tmp_path / "sp.mpk", games=60)
+    shards.pack([str(src)], str(tmp_path / "s"), seed=2, rows_per_shard=40)
+    ds = ShardDataset(str(tmp_path), seed=4)
+    loader = torch.utils.data.DataLoader(ds, batch_size=None, num_workers=2)
+    seen = []
+    for batch in loader:
+        assert batch["packed"].dtype == torch.uint8 and batch["packed"].shape[1] == 96
+        assert batch["mv"].dtype == torch.int32
+        seen += [bytes(row.tolist()) for row in batch["packed"]]
+    expected = [bytes(p) for b in shards.iter_batches(str(tmp_path)) for p in b.packed]
+    assert sorted(seen) == sorted(expected)  # every row once, none twice
