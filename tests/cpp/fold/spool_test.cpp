@@ -1,0 +1,78 @@
+// The --buckets spool files (fold/spool.h).
+#include "fold/spool.h"
+
+#include <gtest/gtest.h>
+
+#include "mpk_fixture.h"
+
+namespace manaka::fold {
+namespace {
+
+namespace fs = std::filesystem;
+
+shard::Row sample_row(bool with_cp) {
+  shard::Row r;
+  r.packed = testing::board(42);
+  r.ply = 77;
+  r.value_z = -1.0f / 3;
+  r.value_q = 0.25f;
+  r.weight = 3;
+  r.mv = {testing::mv(1, 2), testing::mv(85, 40), testing::mv(3, 4)};
+  r.prob = {0.5f, 0.25f, 0.25f};
+  r.cp = with_cp ? std::vector<int16_t>{120, -7, 0} : std::vector<int16_t>(3, shard::kNullCp);
+  return r;
+}
+
+TEST(Spool, RowsRoundTripInBothLayouts) {
+  for (bool with_cp : {true, false}) {
+    std::vector<uint8_t> bytes;
+    encode_spool_row(sample_row(with_cp), with_cp, bytes);
+    encode_spool_row(shard::Row{}, with_cp, bytes);  // no candidates
+    EXPECT_EQ(spool_row_size(bytes.data(), with_cp), kSpoolRowFixed + 3 * spool_cand_size(with_cp));
+    shard::Row back;
+    auto used = decode_spool_row(bytes.data(), bytes.size(), with_cp, back);
+    ASSERT_TRUE(used.ok());
+    EXPECT_EQ(back, sample_row(with_cp));
+    auto second = decode_spool_row(bytes.data() + *used, bytes.size() - *used, with_cp, back);
+    ASSERT_TRUE(second.ok());
+    EXPECT_EQ(*used + *second, bytes.size());
+    EXPECT_EQ(back, shard::Row{});
+    // Cut inside a row: refused, not read past the end.
+    auto cut = decode_spool_row(bytes.data(), *used - 1, with_cp, back);
+    ASSERT_FALSE(cut.ok());
+    EXPECT_EQ(cut.status().kind(), ErrorKind::Truncated);
+  }
+}
+
+TEST(Spool, TempDirGoesWithItsContents) {
+  auto dir = testing::scratch_dir();
+  std::string path;
+  {
+    auto tmp = TempDir::create(dir.string());
+    ASSERT_TRUE(tmp.ok()) << tmp.status().message();
+    path = tmp->path();
+    EXPECT_EQ(fs::path(path).filename().string().rfind(".manaka-pack-" + std::to_string(::getpid()) + "-", 0), 0u);
+    auto w = SpoolWriter::create(path + "/spool-a-0000.mpk", 64);
+    ASSERT_TRUE(w.ok());
+    std::vector<uint8_t> data(1000, 7);  // larger than the buffer
+    ASSERT_TRUE(w->append(data.data(), 10).ok());
+    ASSERT_TRUE(w->append(data.data(), data.size()).ok());
+    ASSERT_TRUE(w->close().ok());
+    EXPECT_EQ(w->bytes(), 1010u);
+    EXPECT_EQ(fs::file_size(path + "/spool-a-0000.mpk"), 1010u);
+    auto back = read_file(path + "/spool-a-0000.mpk");
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->size(), 1010u);
+  }
+  EXPECT_FALSE(fs::exists(path));
+}
+
+TEST(Spool, MissingParentIsAnIoErrorNamingIt) {
+  auto tmp = TempDir::create("/nonexistent/spools");
+  ASSERT_FALSE(tmp.ok());
+  EXPECT_EQ(tmp.status().kind(), ErrorKind::IO);
+  EXPECT_NE(tmp.status().message().find("/nonexistent/spools"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace manaka::fold
