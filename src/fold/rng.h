@@ -25,21 +25,11 @@
 #include <span>
 #include <utility>
 
+#include "core/splitmix64.h"
+
 namespace manaka::fold {
 
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : x_(seed) {}
-  uint64_t next() {
-    uint64_t z = (x_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
- private:
-  uint64_t x_;
-};
+using manaka::SplitMix64;
 
 class Xoshiro256ss {
  public:

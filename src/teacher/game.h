@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/splitmix64.h"
 #include "core/status.h"
 #include "engine/usi_engine.h"
 #include "shard/corpus_batch.h"
@@ -73,20 +74,15 @@ uint64_t game_seed(uint64_t run_seed, uint64_t index);
 // every platform and standard library.
 class GameRng {
  public:
-  explicit GameRng(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
+  explicit GameRng(uint64_t seed) : mix_(seed) {}
+  uint64_t next() { return mix_.next(); }
   // Uniform in [0, n), n > 0 (multiply-shift; the bias is below 2^-50 here).
   uint32_t below(uint32_t n) {
     return static_cast<uint32_t>((static_cast<unsigned __int128>(next()) * n) >> 64);
   }
 
  private:
-  uint64_t state_;
+  SplitMix64 mix_;
 };
 
 }  // namespace manaka::teacher
