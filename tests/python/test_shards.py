@@ -90,3 +90,30 @@ def test_torch_dataset_splits_shards_across_workers(tmp_path):
         seen += [bytes(row.tolist()) for row in batch["packed"]]
     expected = [bytes(p) for b in shards.iter_batches(str(tmp_path)) for p in b.packed]
     assert sorted(seen) == sorted(expected)  # every row once, none twice
+
+
+def test_pack_and_inspect_commands(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    manaka = str(Path(sys.executable).with_name("manaka"))
+    src = selfplay_stream(tmp_path / "sp.mpk", games=40)
+    run = subprocess.run([manaka, "pack", str(src), "-o", str(tmp_path / "s"), "--seed", "9"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "records in" in run.stdout + run.stderr
+    run = subprocess.run([manaka, "shards", "inspect", str(tmp_path / "s-00000.parquet")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "policy_source = 0" in run.stdout and "24 blocks" in run.stdout
+    # Folding streams of different policy sources is refused, naming both files.
+    h = stream.Header()
+    h.policy_source = 1
+    teacher = tmp_path / "t.mpk"
+    with stream.Writer(str(teacher), h) as w:
+        w.write(shogi.Position().pack(), 0, 1.0, 0.0, [shogi.move16_from_usi("7g7f")], cp=[30])
+    run = subprocess.run([manaka, "pack", str(src), str(teacher), "-o", str(tmp_path / "x")],
+                         capture_output=True, text=True)
+    assert run.returncode != 0
+    assert "policy_source" in run.stderr and "sp.mpk" in run.stderr and "t.mpk" in run.stderr
