@@ -8,9 +8,7 @@
 //   manaka saz to-mpk FILE... -o OUT.mpk    every position an MPK1 self-play
 //                                           record (docs/sazpack.md); written
 //                                           to a temporary, renamed when complete
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -170,8 +168,8 @@ void print_conversion(const std::string& label, const sazpack::MpkConversion& c)
 }
 
 Status run_to_mpk(const std::vector<std::string>& files, const std::string& out_path) {
-  const std::string tmp = out_path + ".tmp-" + std::to_string(::getpid());
-  MANAKA_ASSIGN_OR_RETURN(stream::SelfPlayWriter writer, stream::SelfPlayWriter::create(tmp));
+  PendingFile out(out_path);
+  MANAKA_ASSIGN_OR_RETURN(stream::SelfPlayWriter writer, stream::SelfPlayWriter::create(out.path()));
   sazpack::MpkConversion total;
   Status st;
   for (const std::string& file : files) {
@@ -187,12 +185,9 @@ Status run_to_mpk(const std::vector<std::string>& files, const std::string& out_
     total.add(one);
   }
   if (st.ok()) st = writer.close();
-  if (st.ok() && std::rename(tmp.c_str(), out_path.c_str()) != 0) {
-    st = io_error(out_path, ("cannot rename " + tmp + " onto it").c_str(), errno);
-  }
+  if (st.ok()) st = out.commit();
   if (!st.ok()) {
-    (void)writer.close();
-    ::unlink(tmp.c_str());
+    (void)writer.close();  // the temporary is removed with `out`
     return st;
   }
   print_conversion(out_path, total);

@@ -132,8 +132,7 @@ Status OutputFile::close() {
 // ---- AtomicFile ----
 
 Result<AtomicFile> AtomicFile::create(const std::string& final_path) {
-  std::string temp = final_path + ".tmp-" + std::to_string(::getpid());
-  MANAKA_ASSIGN_OR_RETURN(OutputFile file, OutputFile::create(temp));
+  MANAKA_ASSIGN_OR_RETURN(OutputFile file, OutputFile::create(temporary_path(final_path)));
   AtomicFile f;
   f.file_ = std::move(file);
   f.final_path_ = final_path;
@@ -162,9 +161,7 @@ Status AtomicFile::commit() {
   if (!pending_) return Status::io(final_path_ + ": commit of a file already committed or aborted");
   Status st = file_.sync();
   if (st.ok()) st = file_.close();
-  if (st.ok() && ::rename(file_.path().c_str(), final_path_.c_str()) != 0) {
-    st = io_error(final_path_, ("cannot rename " + file_.path() + " onto it").c_str(), errno);
-  }
+  if (st.ok()) st = rename_into_place(file_.path(), final_path_);
   if (!st.ok()) {
     abort();
     return st;
@@ -178,6 +175,35 @@ void AtomicFile::abort() {
   pending_ = false;
   (void)file_.close();
   ::unlink(file_.path().c_str());
+}
+
+// ---- temporaries ----
+
+std::string temporary_path(const std::string& final_path) {
+  return final_path + ".tmp-" + std::to_string(::getpid());
+}
+
+Status rename_into_place(const std::string& temp, const std::string& final_path) {
+  if (::rename(temp.c_str(), final_path.c_str()) != 0)
+    return io_error(final_path, ("cannot rename " + temp + " onto it").c_str(), errno);
+  return Status();
+}
+
+Status PendingFile::commit() {
+  if (done_) return Status::io(final_ + ": commit of a file already committed or discarded");
+  Status st = rename_into_place(temp_, final_);
+  if (!st.ok()) {
+    discard();
+    return st;
+  }
+  done_ = true;
+  return Status();
+}
+
+void PendingFile::discard() {
+  if (done_) return;
+  done_ = true;
+  ::unlink(temp_.c_str());
 }
 
 }  // namespace manaka

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "core/status.h"
 
@@ -92,5 +93,35 @@ class AtomicFile {
 
 // "path: <what>: <strerror(err)>", as Status::io.
 Status io_error(const std::string& path, const char* what, int err);
+
+// The name an output is written under until it is complete:
+// "<final>.tmp-<pid>". Every writer of a final file goes through it, so a
+// killed job leaves only complete files under final names.
+std::string temporary_path(const std::string& final_path);
+
+// rename(2) of a completed temporary onto its final name.
+Status rename_into_place(const std::string& temp, const std::string& final_path);
+
+// A temporary for a writer that opens files by name itself (the MPK1 writer,
+// Arrow's file sink): write to path(), then commit() renames it onto the
+// final name; destroyed uncommitted, it removes the temporary.
+class PendingFile {
+ public:
+  explicit PendingFile(std::string final_path)
+      : final_(std::move(final_path)), temp_(temporary_path(final_)) {}
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+  ~PendingFile() { discard(); }
+
+  const std::string& path() const { return temp_; }
+  const std::string& final_path() const { return final_; }
+  Status commit();
+  // Removes the temporary (a no-op once committed).
+  void discard();
+
+ private:
+  std::string final_, temp_;
+  bool done_ = false;
+};
 
 }  // namespace manaka

@@ -1,11 +1,14 @@
-// Hands C++ buffers to numpy without copying: the array owns the vector
-// through a capsule.
+// Buffers across the binding: C++ vectors handed to numpy without a copy
+// (the array owns the vector through a capsule), and Python bytes viewed as
+// a span.
 #pragma once
 
 #include <nanobind/ndarray.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <vector>
 
 namespace manaka::python {
@@ -21,6 +24,16 @@ NumpyArray<T> to_numpy(std::vector<T>&& v, std::initializer_list<size_t> shape =
   std::vector<size_t> dims(shape);
   if (dims.empty()) dims.push_back(owned->size());
   return NumpyArray<T>(owned->data(), dims.size(), dims.data(), owner);
+}
+
+// The bytes of a Python bytes object, valid while it lives.
+inline std::span<const uint8_t> bytes_of(const nanobind::bytes& b) {
+  return {static_cast<const uint8_t*>(b.data()), b.size()};
+}
+
+// A Python bytes object holding a copy of b.
+inline nanobind::bytes to_bytes(std::span<const uint8_t> b) {
+  return nanobind::bytes(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
 }  // namespace manaka::python

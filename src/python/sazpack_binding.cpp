@@ -115,8 +115,6 @@ PackedSfen stem_arg(nb::handle stem) {
   return out;
 }
 
-nb::bytes to_bytes(std::span<const uint8_t> b) { return nb::bytes(reinterpret_cast<const char*>(b.data()), b.size()); }
-
 std::string wdl_repr(const SazWdl& w) {
   return "SazWdl(win=" + std::to_string(w.win) + ", draw=" + std::to_string(w.draw) +
          ", loss=" + std::to_string(w.loss) + ")";

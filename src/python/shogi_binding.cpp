@@ -41,10 +41,6 @@ Board board_from_sfen(const std::string& sfen) {
   return Board{unwrap(shogi::Position::from_sfen(sfen)), {}, {}};
 }
 
-std::span<const uint8_t> bytes_of(const nb::bytes& b) {
-  return {static_cast<const uint8_t*>(b.data()), b.size()};
-}
-
 Move parse_legal(const Board& b, const std::string& usi) {
   auto m = shogi::Move::parse_usi(usi);
   if (!m.ok() || !b.pos.is_legal(*m))
@@ -79,10 +75,8 @@ void bind_shogi(nb::module_ m) {
       .def_static("unpack", [](nb::bytes packed) { return Board{unwrap(shogi::unpack(bytes_of(packed))), {}, {}}; },
                   "packed"_a, "The position 96 packed bytes hold (move number 1).")
       .def("sfen", [](const Board& b) { return b.pos.sfen(); })
-      .def("pack", [](const Board& b) {
-             auto p = shogi::pack(b.pos);
-             return nb::bytes(reinterpret_cast<const char*>(p.data()), p.size());
-           }, "The 96-byte packed position an MPK1 record stores.")
+      .def("pack", [](const Board& b) { return to_bytes(shogi::pack(b.pos)); },
+           "The 96-byte packed position an MPK1 record stores.")
       .def_prop_ro("turn", [](const Board& b) { return int(b.pos.side_to_move()); }, "BLACK (0) or WHITE (1).")
       .def_prop_ro("move_number", [](const Board& b) { return b.pos.move_number(); })
       .def_prop_ro("key", [](const Board& b) { return b.pos.key(); }, "Zobrist hash of board, hands and side.")

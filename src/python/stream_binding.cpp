@@ -30,10 +30,6 @@ namespace {
 
 using stream::Candidate;
 
-std::span<const uint8_t> bytes_of(const nb::bytes& b) {
-  return {static_cast<const uint8_t*>(b.data()), b.size()};
-}
-
 nb::dict batch_to_dict(stream::Batch&& b) {
   nb::dict d;
   const size_t n = b.size();

@@ -5,9 +5,7 @@
 #include <parquet/arrow/writer.h>
 #include <parquet/file_reader.h>
 #include <parquet/properties.h>
-#include <unistd.h>
 
-#include <filesystem>
 
 namespace manaka::shard {
 
@@ -17,57 +15,17 @@ Status from_arrow(const arrow::Status& st, const std::string& context) {
   return Status::invalid(context + ": " + st.message());
 }
 
-namespace {
-
-std::string temporary_name(const std::string& path) {
-  return path + ".tmp-" + std::to_string(::getpid());
-}
-
-Status write_to(const arrow::Table& table, const std::string& path,
-                const ParquetOptions& options) {
-  auto kv = std::make_shared<arrow::KeyValueMetadata>();
-  for (const auto& [k, v] : options.footer) kv->Append(k, v);
-  auto schema = table.schema()->WithMetadata(kv);
-  auto props = parquet::WriterProperties::Builder()
-                   .compression(parquet::Compression::ZSTD)
-                   ->compression_level(options.zstd_level)
-                   ->max_row_group_length(options.row_group_rows)
-                   ->build();
-  auto arrow_props = parquet::ArrowWriterProperties::Builder().store_schema()->build();
-  auto sink = arrow::io::FileOutputStream::Open(path);
-  if (!sink.ok()) return from_arrow(sink.status(), "cannot create " + path);
-  auto writer = parquet::arrow::FileWriter::Open(*schema, arrow::default_memory_pool(),
-                                                 *sink, props, arrow_props);
-  if (!writer.ok()) return from_arrow(writer.status(), path);
-  MANAKA_RETURN_NOT_OK(from_arrow((*writer)->WriteTable(table, options.row_group_rows), path));
-  MANAKA_RETURN_NOT_OK(from_arrow((*writer)->Close(), path));
-  return from_arrow((*sink)->Close(), path);
-}
-
-}  // namespace
-
 Status write_parquet(const arrow::Table& table, const std::string& path,
                      const ParquetOptions& options) {
-  const std::string tmp = temporary_name(path);
-  Status st = write_to(table, tmp, options);
-  std::error_code ec;
-  if (!st.ok()) {
-    std::filesystem::remove(tmp, ec);
-    return st;
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return Status::io("cannot rename " + tmp + " to " + path + ": " + ec.message());
-  }
-  return Status();
+  MANAKA_ASSIGN_OR_RETURN(auto writer, ParquetFileWriter::open(path, table.schema(), options));
+  MANAKA_RETURN_NOT_OK(writer->write(table));
+  return writer->commit();
 }
 
 Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(
     const std::string& path, std::shared_ptr<arrow::Schema> schema, const ParquetOptions& options) {
   std::unique_ptr<ParquetFileWriter> w(new ParquetFileWriter());
-  w->path_ = path;
-  w->temp_ = temporary_name(path);
+  w->file_ = std::make_unique<PendingFile>(path);
   w->row_group_rows_ = options.row_group_rows;
   auto kv = std::make_shared<arrow::KeyValueMetadata>();
   for (const auto& [k, v] : options.footer) kv->Append(k, v);
@@ -81,12 +39,13 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(
   builder.memory_pool(pool);
   auto props = builder.build();
   auto arrow_props = parquet::ArrowWriterProperties::Builder().store_schema()->build();
-  auto sink = arrow::io::FileOutputStream::Open(w->temp_);
-  if (!sink.ok()) return from_arrow(sink.status(), "cannot create " + w->temp_);
+  const std::string& temp = w->file_->path();
+  auto sink = arrow::io::FileOutputStream::Open(temp);
+  if (!sink.ok()) return from_arrow(sink.status(), "cannot create " + temp);
   w->sink_ = *sink;
   auto writer = parquet::arrow::FileWriter::Open(*w->schema_, pool, w->sink_, props, arrow_props);
   if (!writer.ok()) {
-    Status st = from_arrow(writer.status(), w->temp_);
+    Status st = from_arrow(writer.status(), temp);
     w->abort();
     return st;
   }
@@ -97,10 +56,14 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(
 ParquetFileWriter::~ParquetFileWriter() { abort(); }
 
 Status ParquetFileWriter::write(const std::shared_ptr<arrow::RecordBatch>& batch) {
-  if (!writer_) return Status::invalid(path_ + ": write after commit or abort");
   auto table = arrow::Table::FromRecordBatches(schema_, {batch});
-  if (!table.ok()) return from_arrow(table.status(), temp_);
-  return from_arrow(writer_->WriteTable(**table, row_group_rows_), temp_);
+  if (!table.ok()) return from_arrow(table.status(), file_->path());
+  return write(**table);
+}
+
+Status ParquetFileWriter::write(const arrow::Table& table) {
+  if (!writer_) return Status::invalid(path() + ": write after commit or abort");
+  return from_arrow(writer_->WriteTable(table, row_group_rows_), file_->path());
 }
 
 int64_t ParquetFileWriter::bytes_written() const {
@@ -110,18 +73,13 @@ int64_t ParquetFileWriter::bytes_written() const {
 }
 
 Status ParquetFileWriter::commit() {
-  if (!writer_) return Status::invalid(path_ + ": commit after commit or abort");
-  Status st = from_arrow(writer_->Close(), temp_);
-  if (st.ok()) st = from_arrow(sink_->Close(), temp_);
+  if (!writer_) return Status::invalid(path() + ": commit after commit or abort");
+  Status st = from_arrow(writer_->Close(), file_->path());
+  if (st.ok()) st = from_arrow(sink_->Close(), file_->path());
   writer_.reset();
   sink_.reset();
-  std::error_code ec;
-  if (st.ok()) {
-    std::filesystem::rename(temp_, path_, ec);
-    if (!ec) return Status();
-    st = Status::io("cannot rename " + temp_ + " to " + path_ + ": " + ec.message());
-  }
-  std::filesystem::remove(temp_, ec);
+  if (st.ok()) return file_->commit();
+  file_->discard();
   return st;
 }
 
@@ -130,8 +88,7 @@ void ParquetFileWriter::abort() {
   writer_.reset();  // an unclosed writer leaves no footer; the file is removed below
   if (sink_) (void)sink_->Close();
   sink_.reset();
-  std::error_code ec;
-  std::filesystem::remove(temp_, ec);
+  file_->discard();
 }
 
 namespace {

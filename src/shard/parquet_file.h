@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/file.h"
 #include "core/status.h"
 
 namespace arrow::io {
@@ -61,16 +62,17 @@ class ParquetFileWriter {
   ~ParquetFileWriter();
 
   Status write(const std::shared_ptr<arrow::RecordBatch>& batch);
+  Status write(const arrow::Table& table);
   // Bytes written to the temporary so far (the footer not yet included).
   int64_t bytes_written() const;
   // Writes the footer, closes and renames the temporary onto the final path.
   Status commit();
   void abort();
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_->final_path(); }
 
  private:
   ParquetFileWriter() = default;
-  std::string path_, temp_;
+  std::unique_ptr<PendingFile> file_;
   int64_t row_group_rows_ = 0;
   std::shared_ptr<arrow::Schema> schema_;
   std::shared_ptr<arrow::io::FileOutputStream> sink_;

@@ -1,14 +1,12 @@
 #include "teacher/convert.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <future>
 #include <memory>
 #include <thread>
 
+#include "core/file.h"
 #include "core/progress.h"
 #include "stream/writer.h"
 #include "teacher/corpus_input.h"
@@ -16,24 +14,6 @@
 namespace manaka::teacher {
 
 namespace {
-
-namespace fs = std::filesystem;
-
-// Removes the temporary output unless released.
-class TempGuard {
- public:
-  explicit TempGuard(std::string path) : path_(std::move(path)) {}
-  ~TempGuard() {
-    if (!path_.empty()) {
-      std::error_code ec;
-      fs::remove(path_, ec);
-    }
-  }
-  void release() { path_.clear(); }
-
- private:
-  std::string path_;
-};
 
 RowView row_at(const shard::CorpusBatch& b, size_t r) {
   RowView v;
@@ -149,9 +129,8 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
   s.effective_slack = effective_slack(o.mate_slack);
   s.mate_threshold = conv->threshold;
 
-  const std::string temp = o.output + ".tmp-" + std::to_string(::getpid());
-  TempGuard guard(temp);
-  MANAKA_ASSIGN_OR_RETURN(stream::Writer writer, stream::Writer::create(temp, s.header));
+  PendingFile out(o.output);
+  MANAKA_ASSIGN_OR_RETURN(stream::Writer writer, stream::Writer::create(out.path(), s.header));
   Progress progress(o.output, 0);
   progress.set_enabled(o.progress);
 
@@ -186,10 +165,7 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
   MANAKA_RETURN_NOT_OK(writer.close());
   s.records_written = writer.records_written();
   s.bytes_written = writer.bytes_written();
-  std::error_code ec;
-  fs::rename(temp, o.output, ec);
-  if (ec) return Status::io("cannot rename " + temp + " to " + o.output + ": " + ec.message());
-  guard.release();
+  MANAKA_RETURN_NOT_OK(out.commit());
   progress.finish();
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return s;

@@ -13,7 +13,7 @@ import manaka
 from manaka import sazpack, shogi, stream
 from test_sazpack_compat import build, describe, expected, random_game
 
-rs = pytest.importorskip("rsshogi.sazpack")
+import rsshogi.sazpack as rs  # test-only oracle, installed by the test extra
 from rsshogi.record import GameResult as RsGameResult  # noqa: E402
 
 MANAKA = str(Path(sys.executable).with_name("manaka"))

@@ -15,7 +15,7 @@ from manaka import InvalidDataError, shogi
 from manaka import sazpack
 from test_shogi_oracle import playouts
 
-rs = pytest.importorskip("rsshogi.sazpack")
+import rsshogi.sazpack as rs  # test-only oracle, installed by the test extra
 
 
 def cshogi_psfen(board: cshogi.Board) -> bytes:

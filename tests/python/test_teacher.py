@@ -26,7 +26,6 @@ FAIRY = "/usr/games/fairy-stockfish"
 FAKE = str(ROOT / "tests/fixtures/engine/fake_usi.sh")
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 AFTER_7G7F = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
-needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
 
 SCHEMA = pa.schema([("sfen", pa.string()), ("ply", pa.int32()), ("side", pa.int8()), ("cp", pa.int32()),
                     ("cand_moves", pa.list_(pa.string())), ("cand_cp", pa.list_(pa.int32())),
@@ -166,7 +165,6 @@ def test_a_run_whose_engine_keeps_crashing_leaves_a_readable_partial_directory(t
     assert s["records_written"] == 4
 
 
-@needs_fairy
 def test_fairy_stockfish_games_convert_and_agree_with_cshogi(tmp_path):
     g = teacher.generate(FAIRY, tmp_path / "c.parquet", games=2, depth=1, multipv=5, workers=2, seed=5,
                          opening_plies=4, max_plies=24)
@@ -185,7 +183,6 @@ def test_fairy_stockfish_games_convert_and_agree_with_cshogi(tmp_path):
         assert [c for _, _, c in rec[4]] == row["cand_cp"]
 
 
-@needs_fairy
 def test_simple_engine_analyse():
     with teacher.SimpleEngine.popen_usi(FAIRY, multipv=3) as eng:
         assert "Fairy-Stockfish" in eng.name
@@ -205,7 +202,6 @@ def test_engine_errors_are_engine_errors(tmp_path):
         teacher.generate(FAKE, tmp_path / "c.parquet", games=1)
 
 
-@needs_fairy
 def test_a_killed_run_keeps_its_flushed_games(tmp_path):
     """SIGKILL mid-run: the final name never appears, and the flushed parts are
     complete parquet files that pyarrow and the converter read."""

@@ -95,7 +95,7 @@ TEST(UsiEngine, AMissingProgramIsRefused) {
 }
 
 TEST(UsiEngine, FairyStockfishMultiPvAtDepthOne) {
-  if (!manaka::testing::have_fairy_stockfish()) GTEST_SKIP() << "fairy-stockfish is not installed";
+  ASSERT_TRUE(manaka::testing::have_fairy_stockfish()) << "fairy-stockfish is not installed (make setup installs it)";
   EngineOptions o;
   o.path = manaka::testing::kFairyStockfish;
   o.multipv = 3;

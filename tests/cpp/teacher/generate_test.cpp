@@ -60,7 +60,7 @@ GenerateOptions fake_run(const std::string& output, std::vector<std::string> arg
 }
 
 TEST(Generate, FairyStockfishPlaysAFewPliesAndTheyConvert) {
-  if (!manaka::testing::have_fairy_stockfish()) GTEST_SKIP() << "fairy-stockfish is not installed";
+  ASSERT_TRUE(manaka::testing::have_fairy_stockfish()) << "fairy-stockfish is not installed (make setup installs it)";
   Scratch dir;
   GenerateOptions o;
   o.engine.path = manaka::testing::kFairyStockfish;
@@ -208,7 +208,7 @@ TEST(Generate, AnEngineThatAlwaysCrashesStopsTheRunKeepingTheCompletedGames) {
 
 TEST(Generate, TheSameSeedPlaysTheSameGames) {
   Scratch dir;
-  if (!manaka::testing::have_fairy_stockfish()) GTEST_SKIP() << "fairy-stockfish is not installed";
+  ASSERT_TRUE(manaka::testing::have_fairy_stockfish()) << "fairy-stockfish is not installed (make setup installs it)";
   GenerateOptions o;
   o.engine.path = manaka::testing::kFairyStockfish;
   o.engine.multipv = 3;
