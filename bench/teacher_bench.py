@@ -1,13 +1,16 @@
 """Teacher data: conversion rows/s beside a plain Python converter, and the
 generator's own overhead as a share of engine time.
 
-1. Conversion. A synthetic teacher corpus (games of random legal candidates,
-   up to five a row, the move played drawn from them, so each row follows
-   the previous one as in a generated or published corpus; a few rows in
-   the mate band) is built once under build/bench (untimed). The same file is converted by `manaka teacher
+1. Conversion. A synthetic teacher corpus of a million rows (games of random
+   legal candidates, up to five a row, the move played drawn from them, so
+   each row follows the previous one as `manaka teacher generate` writes them;
+   a few rows in the mate band) is built once under build/bench (untimed),
+   with a shuffled copy beside it. Each file is converted by `manaka teacher
    convert` and by bench/teacher_convert_py.py (pyarrow + cshogi, the same
    derivations), in the same run; the outputs must be byte-identical. Aim:
-   at least 20x.
+   at least 20x. Game order lets the converter reuse the previous row's
+   position (one SFEN printed and compared instead of one parsed); shuffled
+   rows are each parsed, which is the Python converter's cost either way.
 2. Generation. `manaka teacher generate` plays a few fairy-stockfish games;
    its summary times every engine wait, and everything else the workers did
    is the generator's overhead. Aim: under 2% of engine time.
@@ -30,7 +33,7 @@ import teacher_convert_py  # noqa: E402
 
 from manaka import shogi  # noqa: E402
 
-ROWS = int(os.environ.get("MANAKA_BENCH_TEACHER_ROWS", "200000"))
+ROWS = int(os.environ.get("MANAKA_BENCH_TEACHER_ROWS", "1000000"))
 OUT = Path(os.environ.get("MANAKA_BENCH_DIR", "build/bench"))
 MANAKA = str(Path(sys.executable).with_name("manaka"))
 FAIRY = "/usr/games/fairy-stockfish"
@@ -69,10 +72,15 @@ def build_corpus(path: Path, rows: int) -> None:
     tmp.rename(path)
 
 
-def bench_convert() -> None:
-    corpus = OUT / f"teacher-corpus-v2-{ROWS}.parquet"
-    if not corpus.exists():
-        build_corpus(corpus, ROWS)
+def shuffled_copy(path: Path, out: Path) -> None:
+    table = pq.read_table(path)
+    order = pa.array(random.Random(7).sample(range(len(table)), len(table)))
+    tmp = out.with_suffix(".tmp")
+    pq.write_table(table.take(order), tmp, compression="zstd", row_group_size=65536)
+    tmp.rename(out)
+
+
+def bench_convert(corpus: Path, label: str) -> None:
     ours, peer = OUT / "teacher-manaka.mpk", OUT / "teacher-python.mpk"
     cmd = [MANAKA, "teacher", "convert", str(corpus), "-o", str(ours), "--eval-coef", str(EVAL_COEF),
            "--mate-scale", str(MATE_SCALE), "--json"]
@@ -85,20 +93,16 @@ def bench_convert() -> None:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     t_ours, cpu_ours = min(runs), min(cpus)
-    peer_runs, peer_cpus = [], []
-    for _ in range(2):
-        start, cpu = time.perf_counter(), time.process_time()
-        rows, written, refused = teacher_convert_py.convert([str(corpus)], str(peer), EVAL_COEF, MATE_SCALE)
-        peer_runs.append(time.perf_counter() - start)
-        peer_cpus.append(time.process_time() - cpu)
-    t_peer, cpu_peer = min(peer_runs), min(peer_cpus)
+    start, cpu = time.perf_counter(), time.process_time()
+    rows, written, refused = teacher_convert_py.convert([str(corpus)], str(peer), EVAL_COEF, MATE_SCALE)
+    t_peer, cpu_peer = time.perf_counter() - start, time.process_time() - cpu
     same = ours.read_bytes() == peer.read_bytes()
-    print(f"teacher convert, {rows} rows ({summary['records_written']} records, "
+    print(f"teacher convert, {label}: {rows} rows ({summary['records_written']} records, "
           f"{summary['refused_total']} refused; python peer {written} / {sum(refused.values())})")
     print(f"  manaka teacher convert   {rows / t_ours:10.0f} rows/s  ({t_ours:.2f} s wall, {cpu_ours:.2f} s CPU; "
           f"best of 3, process included)")
     print(f"  python (pyarrow+cshogi)  {rows / t_peer:10.0f} rows/s  ({t_peer:.2f} s wall, {cpu_peer:.2f} s CPU; "
-          f"best of 2, in process)")
+          f"in process)")
     print(f"  ratio                    {t_peer / t_ours:10.1f}x  wall (aim >= 20x); {cpu_peer / cpu_ours:.1f}x CPU time")
     print(f"  outputs byte-identical   {same}")
     if not same:
@@ -126,7 +130,14 @@ def bench_generate() -> None:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    bench_convert()
+    corpus = OUT / f"teacher-corpus-v2-{ROWS}.parquet"
+    if not corpus.exists():
+        build_corpus(corpus, ROWS)
+    shuffled = OUT / f"teacher-corpus-v2-{ROWS}-shuffled.parquet"
+    if not shuffled.exists():
+        shuffled_copy(corpus, shuffled)
+    bench_convert(corpus, "game order")
+    bench_convert(shuffled, "shuffled")
     bench_generate()
 
 

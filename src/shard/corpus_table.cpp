@@ -40,12 +40,18 @@ const char* shape_name(Shape s) {
   return "?";
 }
 
+// Text, or a dictionary of text (how the move columns are read).
+bool is_text_or_dictionary(const arrow::DataType& t) {
+  if (t.id() != Type::DICTIONARY) return is_text(t.id());
+  return is_text(static_cast<const arrow::DictionaryType&>(t).value_type()->id());
+}
+
 bool has_shape(const arrow::DataType& t, Shape s) {
   switch (s) {
-    case Shape::String: return is_text(t.id());
+    case Shape::String: return is_text_or_dictionary(t);
     case Shape::Integer: return arrow::is_integer(t.id());
     case Shape::StringList:
-      return is_list_type(t.id()) && is_text(t.field(0)->type()->id());
+      return is_list_type(t.id()) && is_text_or_dictionary(*t.field(0)->type());
     case Shape::IntegerList:
       return is_list_type(t.id()) && arrow::is_integer(t.field(0)->type()->id());
   }
@@ -90,9 +96,43 @@ void append_ints(const A& a, int64_t begin, int64_t end, std::vector<int64_t>& o
   }
 }
 
-// Calls fn(typed array) for a string array.
+// A dictionary-encoded string array read through the same interface.
+template <typename Indices, typename Values>
+struct DictionaryStrings {
+  const Indices& indices;
+  const Values& values;
+  bool IsNull(int64_t i) const { return indices.IsNull(i); }
+  std::string_view GetView(int64_t i) const {
+    auto v = values.GetView(indices.Value(i));
+    return {v.data(), v.size()};
+  }
+  int64_t length() const { return indices.length(); }
+};
+
+template <typename Fn>
+void with_plain_strings(const arrow::Array& a, Fn&& fn);
+template <typename Fn>
+void with_ints(const arrow::Array& a, Fn&& fn);
+
+// Calls fn(typed array) for a string array or a dictionary of strings.
 template <typename Fn>
 void with_strings(const arrow::Array& a, Fn&& fn) {
+  if (a.type_id() == Type::DICTIONARY) {
+    const auto& d = static_cast<const arrow::DictionaryArray&>(a);
+    with_ints(*d.indices(), [&](const auto& indices) {
+      with_plain_strings(*d.dictionary(), [&](const auto& values) {
+        using I = std::decay_t<decltype(indices)>;
+        using V = std::decay_t<decltype(values)>;
+        fn(DictionaryStrings<I, V>{indices, values});
+      });
+    });
+    return;
+  }
+  with_plain_strings(a, fn);
+}
+
+template <typename Fn>
+void with_plain_strings(const arrow::Array& a, Fn&& fn) {
   switch (a.type_id()) {
     case Type::STRING: fn(static_cast<const arrow::StringArray&>(a)); break;
     case Type::LARGE_STRING: fn(static_cast<const arrow::LargeStringArray&>(a)); break;
@@ -162,8 +202,25 @@ struct CorpusTableReader::Impl {
   std::string path;
   CorpusColumns columns;
   std::unique_ptr<parquet::arrow::FileReader> file;
-  std::unique_ptr<arrow::RecordBatchReader> batches;
+  std::vector<int> leaves;  // the parquet columns read
+  int next_row_group = 0;
+  std::unique_ptr<arrow::RecordBatchReader> batches;  // of the row group before next_row_group
   int64_t rows = 0;
+
+  // The next record batch, or null at the end of the file. A batch never
+  // spans two row groups: each has its own dictionaries, and Arrow cannot
+  // return a list of dictionaries in more than one chunk.
+  arrow::Status read_next(std::shared_ptr<arrow::RecordBatch>* out) {
+    for (;;) {
+      if (batches) {
+        ARROW_RETURN_NOT_OK(batches->ReadNext(out));
+        if (*out) return arrow::Status::OK();
+        batches.reset();
+      }
+      if (next_row_group == file->num_row_groups()) return arrow::Status::OK();
+      ARROW_ASSIGN_OR_RAISE(batches, file->GetRecordBatchReader({next_row_group++}, leaves));
+    }
+  }
 };
 
 CorpusTableReader::CorpusTableReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -183,6 +240,16 @@ Result<std::unique_ptr<CorpusTableReader>> CorpusTableReader::open(const std::st
   props.set_batch_size(batch_rows);
   parquet::arrow::FileReaderBuilder builder;
   MANAKA_RETURN_NOT_OK(from_arrow(builder.Open(*input), path));
+  // Moves repeat a lot: read them as dictionaries, which skips building a
+  // dense string column per batch.
+  const parquet::SchemaDescriptor& leaves_schema = *builder.raw_reader()->metadata()->schema();
+  for (int i = 0; i < leaves_schema.num_columns(); ++i) {
+    const parquet::ColumnDescriptor& leaf = *leaves_schema.Column(i);
+    const std::string top = leaf.path()->ToDotVector().front();
+    if (leaf.physical_type() == parquet::Type::BYTE_ARRAY &&
+        (top == columns[CorpusField::Move] || top == columns[CorpusField::CandMoves]))
+      props.set_read_dictionary(i, true);
+  }
   builder.properties(props);
   auto file = builder.Build();
   if (!file.ok()) return from_arrow(file.status(), path);
@@ -218,18 +285,14 @@ Result<std::unique_ptr<CorpusTableReader>> CorpusTableReader::open(const std::st
   }
   std::sort(leaves.begin(), leaves.end());
   leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
-  std::vector<int> row_groups(size_t(impl->file->num_row_groups()));
-  for (size_t i = 0; i < row_groups.size(); ++i) row_groups[i] = int(i);
-  auto reader = impl->file->GetRecordBatchReader(row_groups, leaves);
-  if (!reader.ok()) return from_arrow(reader.status(), path);
-  impl->batches = std::move(*reader);
+  impl->leaves = std::move(leaves);
   return std::unique_ptr<CorpusTableReader>(new CorpusTableReader(std::move(impl)));
 }
 
 Result<bool> CorpusTableReader::next(CorpusBatch& b) {
   b.clear();
   std::shared_ptr<arrow::RecordBatch> rb;
-  MANAKA_RETURN_NOT_OK(from_arrow(impl_->batches->ReadNext(&rb), impl_->path));
+  MANAKA_RETURN_NOT_OK(from_arrow(impl_->read_next(&rb), impl_->path));
   if (!rb) return false;
   const size_t n = static_cast<size_t>(rb->num_rows());
   b.rows = n;

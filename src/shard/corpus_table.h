@@ -21,7 +21,7 @@ namespace manaka::shard {
 
 class CorpusTableReader {
  public:
-  static constexpr int64_t kDefaultBatchRows = 16384;
+  static constexpr int64_t kDefaultBatchRows = 4096;
 
   static Result<std::unique_ptr<CorpusTableReader>> open(const std::string& path,
                                                          const CorpusColumns& columns,

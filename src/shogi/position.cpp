@@ -1,6 +1,8 @@
 #include "shogi/position.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace manaka::shogi {
 namespace {
@@ -67,24 +69,19 @@ void Position::remove(Color c, Kind k, Square s) {
   by_kind_[k] ^= square_bb(s);
 }
 
-uint64_t Position::compute_key() const {
-  uint64_t key = side_ == WHITE ? ZOBRIST.white_to_move : 0;
-  for (int s = 0; s < SQUARE_NB; ++s)
-    if (board_[s] != NO_PIECE) key ^= ZOBRIST.psq[color_of(board_[s])][kind_of(board_[s])][s];
-  for (int c = 0; c < COLOR_NB; ++c)
-    for (int hk = 0; hk < HAND_KIND_NB; ++hk) key ^= ZOBRIST.hand[c][hk][hand_[c][hk]];
-  return key;
-}
+namespace {
 
-Result<Position> Position::from_setup(const Setup& setup, int* where) {
+// The first rule a setup breaks, in square order, then the whole-set rules;
+// *where receives the square at fault or -1. Only called once the fast
+// checks in from_setup have found that some rule is broken: it explains,
+// and from_setup's bitboard checks decide.
+Status setup_refusal(const Setup& setup, const Position& built, int* where) {
   auto refuse = [where](int square, const std::string& why) -> Status {
     if (where) *where = square;
     return Status::invalid(why);
   };
-  if (where) *where = -1;
-  Position pos;
   int kings[COLOR_NB] = {0, 0};
-  int total[KIND_NB] = {};          // by base kind, board and hands
+  int total[KIND_NB] = {};                 // by base kind, board and hands
   unsigned pawn_files[COLOR_NB] = {0, 0};  // bit f: an unpromoted pawn on file f
   for (int i = 0; i < SQUARE_NB; ++i) {
     Square s = Square(i);
@@ -111,8 +108,6 @@ Result<Position> Position::from_setup(const Setup& setup, int* where) {
       pawn_files[c] |= bit;
     }
     ++total[BASE_KIND[k]];
-    pos.put(c, k, s);
-    if (k == KING) pos.king_[c] = s;
   }
   for (int c = 0; c < COLOR_NB; ++c)
     for (int hk = 0; hk < HAND_KIND_NB; ++hk) {
@@ -121,7 +116,6 @@ Result<Position> Position::from_setup(const Setup& setup, int* where) {
         return refuse(-1, std::string(COLOR_NAME[c]) + "'s hand holds " + std::to_string(n) + " " +
                               KIND_NAME[KIND_OF_HAND[hk]] + "s, more than " + std::to_string(HAND_MAX[hk]));
       total[KIND_OF_HAND[hk]] += n;
-      pos.hand_[c][hk] = uint8_t(n);
     }
   for (int c = 0; c < COLOR_NB; ++c)
     if (!kings[c]) return refuse(-1, std::string(COLOR_NAME[c]) + " has no king");
@@ -134,13 +128,102 @@ Result<Position> Position::from_setup(const Setup& setup, int* where) {
     return refuse(-1, "side to move " + std::to_string(int(setup.side)) + " is neither Black nor White");
   if (setup.move_number < 1)
     return refuse(-1, "move number " + std::to_string(setup.move_number) + " is not positive");
+  Color them = ~setup.side;
+  Square their_king = lsb(built.pieces(them, KING));
+  if (built.attackers_to(setup.side, their_king, built.pieces()))
+    return refuse(their_king, std::string(COLOR_NAME[them]) + ", not to move, is in check");
+  return Status::invalid("a rule of the setup is broken");  // unreachable: the checks agree
+}
+
+// The squares whose byte is not NO_PIECE as two words (squares 0..63 and
+// 64..80), eight bytes at a time: a byte of ~word is zero exactly on an empty
+// square, its high bit is set on the others, and a multiply gathers the
+// eight high bits into one byte.
+std::array<uint64_t, 2> occupied_squares(const std::array<Piece, SQUARE_NB>& board) {
+  constexpr uint64_t LOW7 = 0x7F7F7F7F7F7F7F7FULL, HIGH = 0x8080808080808080ULL;
+  std::array<uint64_t, 2> words = {0, 0};
+  for (int i = 0; i + 8 <= SQUARE_NB; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, &board[size_t(i)], 8);
+    uint64_t t = ~word;
+    uint64_t nonzero = (((t & LOW7) + LOW7) | t) & HIGH;
+    words[i / 64] |= (((nonzero >> 7) * 0x0102040810204080ULL) >> 56) << (i % 64);
+  }
+  words[1] |= uint64_t(board[SQUARE_NB - 1] != NO_PIECE) << (SQUARE_NB - 1 - 64);
+  return words;
+}
+
+constexpr std::array<Bitboard, SQUARE_NB> SQUARE_BB = [] {
+  std::array<Bitboard, SQUARE_NB> t{};
+  for (int s = 0; s < SQUARE_NB; ++s) t[size_t(s)] = square_bb(Square(s));
+  return t;
+}();
+
+// Pieces of a base kind, promoted ones included.
+Bitboard with_promoted(const Position& pos, Kind k) {
+  return pos.pieces(k) | (can_promote(k) ? pos.pieces(PROMOTED[k]) : Bitboard(0));
+}
+
+}  // namespace
+
+Result<Position> Position::from_setup(const Setup& setup, int* where) {
+  // Fast path: place the pieces, then check every rule on whole bitboards
+  // (no branch per square); only a refused setup walks the squares again,
+  // in setup_refusal, to name the first rule broken.
+  if (where) *where = -1;
+  Position pos;
+  bool ok = setup.side == BLACK || setup.side == WHITE;
+  uint64_t key = setup.side == WHITE ? ZOBRIST.white_to_move : 0;
+  uint32_t pawn_files[COLOR_NB] = {0, 0};  // bit i: an unpromoted pawn on file 9 - i
+  uint32_t nifu = 0;
+  const std::array<uint64_t, 2> occupied = occupied_squares(setup.board);
+  for (int w = 0; w < 2; ++w)
+    for (uint64_t bits = occupied[size_t(w)]; bits; bits &= bits - 1) {
+      const auto s = Square(64 * w + __builtin_ctzll(bits));
+      const Piece p = setup.board[s];
+      if (!is_piece_byte(p)) return setup_refusal(setup, pos, where);
+      const Color c = color_of(p);
+      const Kind k = kind_of(p);
+      pos.board_[s] = p;
+      pos.by_color_[c] |= SQUARE_BB[s];
+      pos.by_kind_[k] |= SQUARE_BB[s];
+      key ^= ZOBRIST.psq[c][k][s];
+      const uint32_t file_bit = uint32_t(k == PAWN) << (s / 9);
+      nifu |= pawn_files[c] & file_bit;
+      pawn_files[c] |= file_bit;
+    }
+  ok &= !nifu;
+  for (int c = 0; c < COLOR_NB; ++c)
+    for (int hk = 0; hk < HAND_KIND_NB; ++hk) {
+      uint8_t n = setup.hand[c][hk];
+      ok &= n <= HAND_MAX[hk];
+      pos.hand_[c][hk] = n;
+      key ^= ZOBRIST.hand[c][hk][std::min(n, HAND_MAX[H_PAWN])];
+    }
+  for (int c = 0; c < COLOR_NB && ok; ++c) {
+    Color us = Color(c);
+    Bitboard king = pos.pieces(us, KING);
+    ok &= king && !more_than_one(king);
+    // Pieces that could never move again.
+    ok &= !((pos.pieces(us, PAWN) | pos.pieces(us, LANCE)) & first_ranks(us, 1));
+    ok &= !(pos.pieces(us, KNIGHT) & first_ranks(us, 2));
+    if (ok) pos.king_[c] = lsb(king);
+  }
+  for (int k = ROOK; k <= PAWN && ok; ++k) {
+    int n = popcount(with_promoted(pos, Kind(k)));
+    const HandKind hk = HAND_OF[k];
+    ok &= n + pos.hand_[BLACK][hk] + pos.hand_[WHITE][hk] <= SET_COUNT[k];
+  }
+  ok &= setup.move_number >= 1;
+  if (ok) {
+    pos.side_ = setup.side;
+    ok = !pos.attackers_to(pos.side_, pos.king_[~pos.side_], pos.pieces());
+  }
+  if (!ok) return setup_refusal(setup, pos, where);
   pos.side_ = setup.side;
   pos.move_number_ = setup.move_number;
-  Color them = ~pos.side_;
-  if (pos.attackers_to(pos.side_, pos.king_[them], pos.pieces()))
-    return refuse(pos.king_[them], std::string(COLOR_NAME[them]) + ", not to move, is in check");
-  pos.root_.key = pos.compute_key();
-  pos.root_.checkers = pos.attackers_to(them, pos.king_[pos.side_], pos.pieces());
+  pos.root_.key = key;
+  pos.root_.checkers = pos.attackers_to(~pos.side_, pos.king_[pos.side_], pos.pieces());
   return pos;
 }
 

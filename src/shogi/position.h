@@ -42,7 +42,17 @@ class Position {
  public:
   // A copy holds the same position without the undo history: undo_move on
   // the copy may go no further back than the position copied.
-  Position(const Position& other) { *this = other; }
+  Position(const Position& other)
+      : board_(other.board_),
+        by_color_(other.by_color_),
+        by_kind_(other.by_kind_),
+        hand_(other.hand_),
+        king_(other.king_),
+        side_(other.side_),
+        move_number_(other.move_number_),
+        root_(*other.st_) {
+    root_.previous = nullptr;
+  }
   Position& operator=(const Position& other);
 
   static Position startpos();
@@ -56,6 +66,10 @@ class Position {
   // Board, side, hands (R B G S N L P, Black's then White's, "-" if none),
   // move number.
   std::string sfen() const;
+  // The same text written to out (at least SFEN_MAX chars, not terminated);
+  // returns its length. For comparing against stored SFENs without allocating.
+  static constexpr size_t SFEN_MAX = 256;
+  size_t write_sfen(char* out) const;
 
   Color side_to_move() const { return side_; }
   int move_number() const { return move_number_; }
@@ -97,7 +111,6 @@ class Position {
   Position() { board_.fill(NO_PIECE); }
   void put(Color c, Kind k, Square s);
   void remove(Color c, Kind k, Square s);
-  uint64_t compute_key() const;
 
   std::array<Piece, SQUARE_NB> board_;
   std::array<Bitboard, COLOR_NB> by_color_{};

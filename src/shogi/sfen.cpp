@@ -6,7 +6,9 @@
 // a letter per piece (uppercase Black, lowercase White, '+' before a promoted
 // one) and a digit 1-9 per run of empty squares. Side is 'b' or 'w'. Hands
 // are '-' or letters each optionally after a count, e.g. "2P3p".
-#include <cctype>
+#include <algorithm>
+#include <array>
+#include <iterator>
 
 #include "shogi/position.h"
 
@@ -17,21 +19,79 @@ constexpr std::string_view START_SFEN =
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 constexpr int MOVE_NUMBER_MAX = 1'000'000'000;
 
-// Kind of a board letter, case ignored; KIND_NB if none.
-Kind board_kind(char c) {
-  c = char(std::toupper(static_cast<unsigned char>(c)));
-  for (int k = KING; k <= PAWN; ++k)
-    if (KIND_LETTER[k] == c) return Kind(k);
-  return KIND_NB;
-}
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
 
-// Hand kind of a letter, case ignored; HAND_KIND_NB if none.
-HandKind hand_kind(char c) {
-  c = char(std::toupper(static_cast<unsigned char>(c)));
-  for (int hk = 0; hk < HAND_KIND_NB; ++hk)
-    if (HAND_LETTER[hk] == c) return HandKind(hk);
-  return HAND_KIND_NB;
-}
+// Letter tables, indexed by the byte: the unpromoted kind (KIND_NB if none)
+// or hand kind (HAND_KIND_NB if none) a letter names, case ignored.
+struct Letters {
+  Kind kind[256];
+  HandKind hand[256];
+  constexpr Letters() : kind(), hand() {
+    for (auto& k : kind) k = KIND_NB;
+    for (auto& h : hand) h = HAND_KIND_NB;
+    for (int k = KING; k <= PAWN; ++k) {
+      kind[uint8_t(KIND_LETTER[k])] = kind[uint8_t(lower(KIND_LETTER[k]))] = Kind(k);
+    }
+    for (int hk = 0; hk < HAND_KIND_NB; ++hk)
+      hand[uint8_t(HAND_LETTER[hk])] = hand[uint8_t(lower(HAND_LETTER[hk]))] = HandKind(hk);
+  }
+};
+constexpr Letters LETTERS;
+
+Kind board_kind(char c) { return LETTERS.kind[uint8_t(c)]; }
+HandKind hand_kind(char c) { return LETTERS.hand[uint8_t(c)]; }
+
+// The SFEN text of each board byte: "+r", "K", ..., and nothing for an
+// empty square (NO_PIECE), so the writer needs no branch per square.
+struct PieceTexts {
+  char text[256][2];
+  uint8_t size[256];
+  constexpr PieceTexts() : text(), size() {
+    for (int c = BLACK; c <= WHITE; ++c)
+      for (int k = KING; k < KIND_NB; ++k) {
+        Piece p = make_piece(Color(c), Kind(k));
+        char letter = c == BLACK ? KIND_LETTER[k] : lower(KIND_LETTER[k]);
+        size[p] = k >= PRO_ROOK ? 2 : 1;
+        text[p][0] = k >= PRO_ROOK ? '+' : letter;
+        text[p][1] = letter;
+      }
+  }
+};
+constexpr PieceTexts PIECE_TEXTS;
+
+// What each byte of a board field does, for the branch-free scan: how many
+// squares it covers (a letter 1, a digit its value), the piece it puts on the
+// first of them, plain and after '+' (NO_PIECE when it is not a letter, or
+// not promotable after '+'), and whether it is '/', '+' or any valid byte.
+struct BoardChars {
+  uint8_t step[256];
+  Piece piece[256][2];
+  bool slash[256], plus[256], valid[256];
+  constexpr BoardChars() : step(), piece(), slash(), plus(), valid() {
+    for (int c = 0; c < 256; ++c) piece[c][0] = piece[c][1] = NO_PIECE;
+    for (int k = KING; k <= PAWN; ++k)
+      for (int color = BLACK; color <= WHITE; ++color) {
+        char letter = color == BLACK ? KIND_LETTER[k] : lower(KIND_LETTER[k]);
+        auto c = uint8_t(letter);
+        step[c] = 1;
+        valid[c] = true;
+        piece[c][0] = make_piece(Color(color), Kind(k));
+        if (can_promote(Kind(k))) piece[c][1] = make_piece(Color(color), PROMOTED[k]);
+      }
+    for (int d = 1; d <= 9; ++d) step['0' + d] = uint8_t(d), valid['0' + d] = true;
+    slash[uint8_t('/')] = valid[uint8_t('/')] = true;
+    plus[uint8_t('+')] = valid[uint8_t('+')] = true;
+  }
+};
+constexpr BoardChars BOARD_CHARS;
+
+// Square index of the i-th square in SFEN order (rank by rank, file 9 to 1).
+constexpr std::array<Square, SQUARE_NB> SFEN_ORDER = [] {
+  std::array<Square, SQUARE_NB> t{};
+  for (int i = 0; i < SQUARE_NB; ++i) t[size_t(i)] = make_square(FILE_NB - i % 9, i / 9 + 1);
+  return t;
+}();
 
 class Parser {
  public:
@@ -46,7 +106,10 @@ class Parser {
     std::string_view body = text_.substr(begin, end_ - begin);
     if (body == "startpos") return Parser(START_SFEN).parse();
     if (body.substr(0, 5) == "sfen ") i_ += 5;
-    MANAKA_RETURN_NOT_OK(parse_board());
+    if (!scan_board()) {
+      i_ = board_at_;
+      MANAKA_RETURN_NOT_OK(parse_board());  // names what is wrong
+    }
     MANAKA_RETURN_NOT_OK(expect_space("the side to move"));
     MANAKA_RETURN_NOT_OK(parse_side());
     MANAKA_RETURN_NOT_OK(expect_space("the hands"));
@@ -77,32 +140,62 @@ class Parser {
     return error(i_, std::string("expected ' ' before ") + before + ", " + got());
   }
 
+  // The board field without a branch per character; false on anything
+  // parse_board would refuse, which then says why. Branches on the class of
+  // each character (letter, digit, '/') mispredict on every few characters.
+  bool scan_board() {
+    board_at_ = i_;
+    Piece squares[SQUARE_NB + 1];  // SFEN order; one spare for a stray '+' at the end
+    std::fill(std::begin(squares), std::end(squares), NO_PIECE);
+    int at = 0, rank_end = FILE_NB;  // the next square, and where its rank ends
+    bool promoted = false, bad = false;
+    for (; i_ < end_ && text_[i_] != ' '; ++i_) {
+      const auto c = uint8_t(text_[i_]);
+      const Piece piece = BOARD_CHARS.piece[c][promoted];
+      bad |= !BOARD_CHARS.valid[c] | (promoted & (piece == NO_PIECE));
+      bad |= BOARD_CHARS.slash[c] & (at != rank_end);
+      rank_end += BOARD_CHARS.slash[c] * FILE_NB;
+      const int next = at + BOARD_CHARS.step[c];
+      bad |= (next > rank_end) | (rank_end > SQUARE_NB);
+      if (bad) return false;
+      squares[at] = piece;  // NO_PIECE under a digit, '/' or '+': empty or written next
+      at = next;
+      promoted = BOARD_CHARS.plus[c];
+    }
+    if (promoted || at != SQUARE_NB || rank_end != SQUARE_NB) return false;
+    for (int i = 0; i < SQUARE_NB; ++i) setup_.board[SFEN_ORDER[size_t(i)]] = squares[i];
+    return true;
+  }
+
   Status parse_board() {
     int rank = 1, filled = 0;  // squares of this rank written so far
-    for (; i_ < end_ && text_[i_] != ' '; ++i_) {
-      char c = text_[i_];
-      if (c == '/') {
-        if (filled != 9) return rank_length_error(rank, filled);
-        if (++rank > RANK_NB) return error(i_, "more than 9 ranks");
-        filled = 0;
-      } else if (c >= '1' && c <= '9') {
-        filled += c - '0';
-        if (filled > FILE_NB) return error(i_, "rank " + std::to_string(rank) + " has more than 9 squares");
-      } else {
-        bool promoted = c == '+';
-        if (promoted) {
-          Kind base = ++i_ < end_ ? board_kind(text_[i_]) : KIND_NB;
-          if (base == KIND_NB || !can_promote(base))
-            return error(i_, "expected a promotable piece letter (R B S N L P, either case) after '+', " + got());
-          c = text_[i_];
+    for (; i_ < end_; ++i_) {
+      const char c = text_[i_];
+      Kind k = board_kind(c);
+      if (k == KIND_NB) {
+        if (c >= '1' && c <= '9') {
+          filled += c - '0';
+          if (filled > FILE_NB) return error(i_, "rank " + std::to_string(rank) + " has more than 9 squares");
+          continue;
         }
-        Kind k = board_kind(c);
-        if (k == KIND_NB) return error(i_, "expected a piece letter, digit 1-9 or '/', " + got());
-        if (filled == FILE_NB) return error(i_, "rank " + std::to_string(rank) + " has more than 9 squares");
-        Color color = std::isupper(static_cast<unsigned char>(c)) ? BLACK : WHITE;
-        setup_.board[make_square(FILE_NB - filled, rank)] = make_piece(color, promoted ? PROMOTED[k] : k);
-        ++filled;
+        if (c == ' ') break;
+        if (c == '/') {
+          if (filled != 9) return rank_length_error(rank, filled);
+          if (++rank > RANK_NB) return error(i_, "more than 9 ranks");
+          filled = 0;
+          continue;
+        }
+        if (c != '+') return error(i_, "expected a piece letter, digit 1-9 or '/', " + got());
+        k = ++i_ < end_ ? board_kind(text_[i_]) : KIND_NB;
+        if (k == KIND_NB || !can_promote(k))
+          return error(i_, "expected a promotable piece letter (R B S N L P, either case) after '+', " + got());
+        k = PROMOTED[k];
       }
+      if (filled == FILE_NB) return error(i_, "rank " + std::to_string(rank) + " has more than 9 squares");
+      Color color = text_[i_] <= 'Z' ? BLACK : WHITE;
+      // File 9 - filled: square filled * 9 + rank - 1 (types.h).
+      setup_.board[filled * RANK_NB + rank - 1] = make_piece(color, k);
+      ++filled;
     }
     if (filled != FILE_NB) return rank_length_error(rank, filled);
     if (rank != RANK_NB) return error(i_, "the board has " + std::to_string(rank) + " ranks, expected 9");
@@ -131,16 +224,16 @@ class Parser {
       while (i_ < end_ && text_[i_] != ' ') {
         size_t at = i_;
         int count = 1;
-        if (std::isdigit(static_cast<unsigned char>(text_[i_]))) {
+        if (is_digit(text_[i_])) {
           count = 0;
-          while (i_ < end_ && std::isdigit(static_cast<unsigned char>(text_[i_])) && count <= 99)
+          while (i_ < end_ && is_digit(text_[i_]) && count <= 99)
             count = count * 10 + (text_[i_++] - '0');
           if (count == 0) return error(at, "a hand count must be positive");
         }
         HandKind hk = i_ < end_ ? hand_kind(text_[i_]) : HAND_KIND_NB;
         if (hk == HAND_KIND_NB)
           return error(i_, "expected a hand piece letter (R B G S N L P, lowercase for White), " + got());
-        Color color = std::isupper(static_cast<unsigned char>(text_[i_])) ? BLACK : WHITE;
+        Color color = text_[i_] <= 'Z' ? BLACK : WHITE;
         int total = setup_.hand[color][hk] + count;
         if (total > HAND_MAX[hk])
           return error(at, std::string(COLOR_NAME[color]) + "'s hand holds " + std::to_string(total) + " " +
@@ -158,7 +251,7 @@ class Parser {
   Status parse_move_number() {
     size_t at = i_;
     long long n = 0;
-    for (; i_ < end_ && std::isdigit(static_cast<unsigned char>(text_[i_])); ++i_)
+    for (; i_ < end_ && is_digit(text_[i_]); ++i_)
       if (n <= MOVE_NUMBER_MAX) n = n * 10 + (text_[i_] - '0');
     if (i_ == at) return error(i_, "expected a positive move number, " + got());
     if (i_ < end_) return error(i_, "expected the end after the move number, " + got());
@@ -171,6 +264,7 @@ class Parser {
 
   std::string_view text_;
   size_t i_ = 0, end_ = 0;
+  size_t board_at_ = 0;
   Setup setup_;
 };
 
@@ -178,36 +272,50 @@ class Parser {
 
 Result<Position> Position::from_sfen(std::string_view sfen) { return Parser(sfen).parse(); }
 
-std::string Position::sfen() const {
-  std::string out;
+size_t Position::write_sfen(char* out) const {
+  char* o = out;
   for (int rank = 1; rank <= RANK_NB; ++rank) {
-    if (rank > 1) out += '/';
+    if (rank > 1) *o++ = '/';
+    // Branch-free: the run digit is always stored and kept only when a piece
+    // ends a run; an empty square's text has length 0.
     int empty = 0;
-    for (int file = FILE_NB; file >= 1; --file) {
-      Piece p = board_[make_square(file, rank)];
-      if (p == NO_PIECE) {
-        ++empty;
-        continue;
-      }
-      if (empty) out += char('0' + empty), empty = 0;
-      Kind k = kind_of(p);
-      if (k >= PRO_ROOK) out += '+';
-      out += color_of(p) == BLACK ? KIND_LETTER[k] : char(std::tolower(KIND_LETTER[k]));
+    for (Square s = make_square(FILE_NB, rank); s < SQUARE_NB; s += 9) {  // files 9..1
+      Piece p = board_[s];
+      bool is_empty = p == NO_PIECE;
+      *o = char('0' + empty);
+      o += !is_empty & (empty != 0);
+      o[0] = PIECE_TEXTS.text[p][0];
+      o[1] = PIECE_TEXTS.text[p][1];
+      o += PIECE_TEXTS.size[p];
+      empty = (empty + 1) & -int(is_empty);  // arithmetic: a branch here mispredicts
     }
-    if (empty) out += char('0' + empty);
+    *o = char('0' + empty);
+    o += empty != 0;
   }
-  out += side_ == BLACK ? " b " : " w ";
-  size_t hands_at = out.size();
+  *o++ = ' ';
+  *o++ = side_ == BLACK ? 'b' : 'w';
+  *o++ = ' ';
+  const char* hands_at = o;
   for (int c = BLACK; c <= WHITE; ++c)
     for (int hk = H_ROOK; hk >= H_PAWN; --hk) {  // R B G S N L P
       int n = hand_[c][hk];
       if (!n) continue;
-      if (n > 1) out += std::to_string(n);
-      out += c == BLACK ? HAND_LETTER[hk] : char(std::tolower(HAND_LETTER[hk]));
+      if (n >= 10) *o++ = char('0' + n / 10);
+      if (n > 1) *o++ = char('0' + n % 10);
+      *o++ = c == BLACK ? HAND_LETTER[hk] : lower(HAND_LETTER[hk]);
     }
-  if (out.size() == hands_at) out += '-';
-  out += ' ' + std::to_string(move_number_);
-  return out;
+  if (o == hands_at) *o++ = '-';
+  *o++ = ' ';
+  char digits[12];
+  int d = 0;
+  for (unsigned n = unsigned(move_number_); d == 0 || n; n /= 10) digits[d++] = char('0' + n % 10);
+  while (d) *o++ = digits[--d];
+  return size_t(o - out);
+}
+
+std::string Position::sfen() const {
+  char buf[SFEN_MAX];
+  return std::string(buf, write_sfen(buf));
 }
 
 }  // namespace manaka::shogi

@@ -8,6 +8,7 @@
 
 #include "core/file.h"
 #include "core/progress.h"
+#include "core/task_thread.h"
 #include "stream/writer.h"
 #include "teacher/corpus_input.h"
 
@@ -134,16 +135,12 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
   Progress progress(o.output, 0);
   progress.set_enabled(o.progress);
 
-  // Batch i + 1 is read while batch i is converted (by every thread) and
-  // written (by this one, in row order).
+  // Three stages overlap: batch i + 1 is read while batch i is converted (by
+  // every thread) and batch i - 1 is written, in row order, by one task at a
+  // time.
   BatchStream input(files, o.columns);
-  Slot slots[2];
-  MANAKA_ASSIGN_OR_RETURN(bool have, input.next(slots[0]));
-  const unsigned threads = conversion_threads(o.threads);
-  for (int cur = 0; have; cur ^= 1) {
-    Slot& slot = slots[cur];
-    auto next = std::async(std::launch::async, [&input, &slots, cur] { return input.next(slots[cur ^ 1]); });
-    convert_batch(slot, *conv, threads);
+  Slot slots[3];
+  auto write_slot = [&](Slot& slot) -> Status {
     for (size_t r = 0; r < slot.batch.rows; ++r) {
       const uint64_t row_in_file = slot.first_row + r;
       const Refusal why = slot.why[r];
@@ -160,8 +157,31 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
     }
     s.rows_read += slot.batch.rows;
     progress.update(writer.bytes_written(), s.rows_read);
-    MANAKA_ASSIGN_OR_RETURN(have, next.get());
+    return {};
+  };
+  const unsigned threads = conversion_threads(o.threads);
+  TaskThread reading, writing;  // declared after what their tasks use: joined first
+  std::future<Status> written;  // the previous batch's write
+  auto wait_written = [&written]() -> Status { return written.valid() ? written.get() : Status{}; };
+  MANAKA_ASSIGN_OR_RETURN(bool have, input.next(slots[0]));
+  for (size_t cur = 0; have; cur = (cur + 1) % 3) {
+    Slot& slot = slots[cur];
+    auto next = reading.submit([&input, &slots, cur] { return input.next(slots[(cur + 1) % 3]); });
+    convert_batch(slot, *conv, threads);
+    Status st = wait_written();
+    if (!st.ok()) {
+      next.wait();
+      return st;
+    }
+    written = writing.submit([&write_slot, &slot] { return write_slot(slot); });
+    auto more = next.get();
+    if (!more.ok()) {
+      written.wait();
+      return std::move(more).take_status();
+    }
+    have = *more;
   }
+  MANAKA_RETURN_NOT_OK(wait_written());
   MANAKA_RETURN_NOT_OK(writer.close());
   s.records_written = writer.records_written();
   s.bytes_written = writer.bytes_written();

@@ -134,7 +134,8 @@ Refusal convert_row(const RowView& row, const Conventions& conv, ConvertedRow* o
   if (chain && chain->pos && row.ply == chain->ply + 1) {
     chain->flip ^= 1;
     chain->pos->do_move(chain->played, chain->states[chain->flip]);
-    continued = chain->pos->sfen() == row.sfen;
+    char text[shogi::Position::SFEN_MAX];
+    continued = std::string_view(text, chain->pos->write_sfen(text)) == row.sfen;
   }
   Refusal why = check_fields(row, detail);
   std::optional<Result<shogi::Position>> parsed;

@@ -79,6 +79,72 @@ def test_convert_is_byte_identical_to_the_python_reference(tmp_path):
     assert s["effective_slack"] == 100 and s["mate_threshold"] == 31900
 
 
+def game_ordered_corpus(seed: int, rows: int) -> dict:
+    """Rows that follow one another as in a generated corpus (each the position
+    after the previous row's played move), with the chain broken now and then:
+    a row of the next ply whose SFEN is another position, or the same board with
+    another move number. The converter reuses the previous position only when the
+    SFEN matches it exactly."""
+    rng = random.Random(seed)
+    cols = {k: [] for k in SCHEMA.names}
+    while len(cols["sfen"]) < rows:
+        pos = shogi.Position()
+        result = rng.choice([1, -1, 0])
+        for ply in range(rng.randint(10, 150)):
+            legal = pos.legal_moves()
+            if not legal or len(cols["sfen"]) >= rows:
+                break
+            sfen = pos.sfen()
+            if ply and rng.random() < 0.1:  # same board, another move number: not the chained position
+                board, side, hands, number = sfen.split(" ")
+                sfen = " ".join([board, side, hands, str(int(number) + 2)])
+            cands = rng.sample(legal, min(5, len(legal)))
+            cols["sfen"].append(sfen)
+            cols["ply"].append(ply)
+            cols["side"].append(ply % 2)
+            cols["cp"].append(rng.randint(-3000, 3000))
+            cols["cand_moves"].append(cands)
+            cols["cand_cp"].append(sorted((rng.randint(-2000, 2000) for _ in cands), reverse=True))
+            cols["move"].append(rng.choice(cands))
+            cols["result"].append(result)
+            # Mostly the played move; sometimes another, so the next row's SFEN is not the chained one.
+            pos.push_usi(cols["move"][-1] if rng.random() < 0.9 else rng.choice(legal))
+    return cols
+
+
+def test_game_ordered_rows_and_broken_chains_convert_like_independent_rows(tmp_path):
+    corpus = tmp_path / "corpus.parquet"
+    pq.write_table(pa.table(game_ordered_corpus(5, 4000), schema=SCHEMA), corpus, row_group_size=1500)
+    s = teacher.convert(corpus, tmp_path / "ours.mpk", eval_coef=600, mate_scale=32000)
+    rows, written, refused = teacher_convert_py.convert([str(corpus)], str(tmp_path / "peer.mpk"), 600, 32000)
+    assert s["rows_read"] == rows == 4000 and s["records_written"] == written == 4000 and not refused
+    assert (tmp_path / "ours.mpk").read_bytes() == (tmp_path / "peer.mpk").read_bytes()
+
+
+def test_dictionary_and_large_types_read_like_plain_strings(tmp_path):
+    cols = random_corpus(9, 1200)
+    plain = tmp_path / "plain.parquet"
+    pq.write_table(pa.table(cols, schema=SCHEMA), plain, row_group_size=500)
+    moves = pa.array(cols["move"]).dictionary_encode()
+    table = pa.table({
+        "sfen": pa.array(cols["sfen"], pa.large_string()),
+        "ply": pa.array(cols["ply"], pa.uint16()),
+        "side": pa.array(cols["side"], pa.int64()),
+        "cp": pa.array(cols["cp"], pa.int16()),
+        "cand_moves": pa.array(cols["cand_moves"], pa.large_list(pa.string())),
+        "cand_cp": pa.array(cols["cand_cp"], pa.list_(pa.int64())),
+        "move": pa.DictionaryArray.from_arrays(moves.indices.cast(pa.int16()), moves.dictionary),
+        "result": pa.array(cols["result"], pa.int32()),
+    })
+    typed = tmp_path / "typed.parquet"
+    pq.write_table(table, typed, row_group_size=500)
+    assert pq.read_schema(typed).field("move").type == pa.dictionary(pa.int16(), pa.string())
+    a = teacher.convert(plain, tmp_path / "plain.mpk", eval_coef=600, mate_scale=32000)
+    b = teacher.convert(typed, tmp_path / "typed.mpk", eval_coef=600, mate_scale=32000)
+    assert a["records_written"] == b["records_written"] == 1200
+    assert (tmp_path / "plain.mpk").read_bytes() == (tmp_path / "typed.mpk").read_bytes()
+
+
 def test_squash_mate_band_and_value_z_read_back(tmp_path):
     rows = {
         "sfen": [START, AFTER_7G7F, AFTER_7G7F, START],

@@ -1,5 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cctype>
+#include <optional>
+#include <random>
+
 #include "shogi/position.h"
 
 namespace manaka::shogi {
@@ -132,6 +137,98 @@ TEST(Sfen, RefusesPositionsThatBreakTheRules) {
   EXPECT_EQ(refusal("4k4/4R4/9/9/9/9/9/9/4K4 w - 1"), "accepted");
   EXPECT_EQ(refusal("4k4/9/4+P4/9/9/9/4P4/9/4K4 b - 1"), "accepted");
   EXPECT_EQ(refusal("4k4/4+P4/9/9/9/9/9/9/4K4 w - 1"), "accepted");
+}
+
+// An independent, slow reading of a board field: the piece on each square in
+// SFEN order (rank 1 first, file 9 to 1), or nothing when the text is not a
+// board.
+std::optional<std::array<Piece, SQUARE_NB>> reference_board(std::string_view field) {
+  std::array<Piece, SQUARE_NB> out;
+  out.fill(NO_PIECE);
+  const std::string letters = "KRBGSNLP";
+  int rank = 0, at = 0;
+  size_t i = 0;
+  for (;;) {
+    int filled = 0;
+    while (i < field.size() && field[i] != '/') {
+      char c = field[i++];
+      if (c >= '1' && c <= '9') {
+        filled += c - '0';
+      } else {
+        bool promoted = c == '+';
+        if (promoted) {
+          if (i == field.size()) return std::nullopt;
+          c = field[i++];
+        }
+        bool white = c >= 'a' && c <= 'z';
+        size_t k = letters.find(char(white ? c - 'a' + 'A' : c));
+        if (k == std::string::npos || (promoted && (k == KING || k == GOLD))) return std::nullopt;
+        if (filled >= FILE_NB) return std::nullopt;
+        out[size_t(at + filled)] = make_piece(white ? WHITE : BLACK, promoted ? PROMOTED[k] : Kind(k));
+        ++filled;
+      }
+      if (filled > FILE_NB) return std::nullopt;
+    }
+    if (filled != FILE_NB) return std::nullopt;
+    at += FILE_NB;
+    if (++rank == RANK_NB) return i == field.size() ? std::optional(out) : std::nullopt;
+    if (i == field.size()) return std::nullopt;
+    ++i;  // the '/'
+  }
+}
+
+// Random edits of real board fields: whatever the reference makes of the
+// text, from_sfen agrees (the fast scan and the explaining parser together),
+// and a refusal of a readable board names a rule, never the internal fallback.
+TEST(Sfen, MutatedBoardsAgreeWithAnIndependentReading) {
+  const std::vector<std::string> seeds = {
+      START,
+      "ln1g1g1nl/1r1s1k1b1/p1pp1pp1p/1p2p2p1/9/2P1P4/PP1P1PPPP/1B1K1S1R1/LN1G1GSNL b Ss 21",
+      "l2+R3nl/4gk3/p1+Bp1p1p1/2p1s1p1p/9/2P1S1P1P/PP1P1P1P1/2K1G4/LN3G1NL w BGSNPrgsnp 68",
+      "4k4/9/4+P4/9/9/9/4P4/9/4K4 b - 1"};
+  const std::string alphabet = "0123456789/+kKrRbBgGsSnNlLpPxX";
+  std::mt19937 rng(20261130);
+  int accepted = 0, refused = 0;
+  for (int n = 0; n < 40000; ++n) {
+    std::string s = seeds[size_t(n) % seeds.size()];
+    const size_t board_end = s.find(' ');
+    std::string board = s.substr(0, board_end);
+    for (int edits = 1 + int(rng() % 2); edits > 0; --edits) {
+      size_t at = rng() % board.size();
+      char c = alphabet[rng() % alphabet.size()];
+      switch (rng() % 4) {
+        case 0: board[at] = c; break;
+        case 3:  // one piece letter for another keeps the shape, so many are boards
+          if (std::isalpha(static_cast<unsigned char>(board[at]))) board[at] = alphabet[12 + rng() % 16];
+          break;
+        case 1: board.insert(board.begin() + long(at), c); break;
+        default: board.erase(at, 1); break;
+      }
+      if (board.empty()) board = "9";
+    }
+    s = board + s.substr(board_end);
+    auto reference = reference_board(board);
+    auto pos = Position::from_sfen(s);
+    if (!reference) {
+      ASSERT_FALSE(pos.ok()) << s;
+      EXPECT_NE(pos.status().message().find("offset"), std::string::npos) << s;
+      ++refused;
+      continue;
+    }
+    if (!pos.ok()) {
+      // A readable board that breaks a rule of the game: the rule is named.
+      EXPECT_EQ(pos.status().message().find("offset"), std::string::npos) << pos.status().message();
+      EXPECT_EQ(pos.status().message().find("a rule of the setup is broken"), std::string::npos) << s;
+      ++refused;
+      continue;
+    }
+    for (int i = 0; i < SQUARE_NB; ++i)
+      ASSERT_EQ(pos->piece_on(make_square(FILE_NB - i % 9, i / 9 + 1)), (*reference)[size_t(i)]) << s;
+    ++accepted;
+  }
+  // Both outcomes are exercised.
+  EXPECT_GT(accepted, 1000);
+  EXPECT_GT(refused, 1000);
 }
 
 }  // namespace
