@@ -197,16 +197,19 @@ class SazColumns:
         return len(self.game_result)
 
 
-def decode_sazpack_columns(source, *, check_policy_legality: bool = True) -> SazColumns:
+def decode_sazpack_columns(source, *, check_policy_legality: bool = True, threads: int = 0) -> SazColumns:
     """Decodes a chunk (a path, or bytes-like data) into :class:`SazColumns`.
 
     Each game is replayed from its stem: a stem that is not a position or a
     played move that is not legal raises, naming the game and position; so does
     a policy move that is not legal (``check_policy_legality=False`` only
-    requires it to be a move).
+    requires it to be a move). Games are replayed on ``threads`` threads (0:
+    one per core); the arrays, and which error is raised, do not depend on it.
     """
+    if threads < 0:
+        raise ValueError(f"threads must be 0 or more, got {threads}")
     if isinstance(source, (str, os.PathLike)):
-        columns = _decode_columns_file(_path(source), check_policy_legality)
+        columns = _decode_columns_file(_path(source), check_policy_legality, threads)
     else:
-        columns = _decode_columns(_buffer(source), check_policy_legality)
+        columns = _decode_columns(_buffer(source), check_policy_legality, threads)
     return SazColumns(**columns)

@@ -17,10 +17,11 @@ template <typename T>
 using NumpyArray = nanobind::ndarray<nanobind::numpy, T>;
 
 // A numpy array of `shape` over v's elements (one dimension of v.size() by default).
-template <typename T>
-NumpyArray<T> to_numpy(std::vector<T>&& v, std::initializer_list<size_t> shape = {}) {
-  auto* owned = new std::vector<T>(std::move(v));
-  nanobind::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+template <typename T, typename Allocator>
+NumpyArray<T> to_numpy(std::vector<T, Allocator>&& v, std::initializer_list<size_t> shape = {}) {
+  using Vector = std::vector<T, Allocator>;
+  auto* owned = new Vector(std::move(v));
+  nanobind::capsule owner(owned, [](void* p) noexcept { delete static_cast<Vector*>(p); });
   std::vector<size_t> dims(shape);
   if (dims.empty()) dims.push_back(owned->size());
   return NumpyArray<T>(owned->data(), dims.size(), dims.data(), owner);

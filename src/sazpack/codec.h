@@ -50,6 +50,17 @@ class GameReader {
   // Checks the header and the chunk's length (nothing is decoded yet).
   static Result<GameReader> open(std::span<const uint8_t> chunk);
 
+  // A reader of the games in bytes [begin, end) of the chunk this one reads,
+  // which must be game boundaries; the first of them is game `first_game`
+  // (for messages). Lets threads decode disjoint runs of games.
+  GameReader range(size_t begin, size_t end, uint64_t first_game) const {
+    GameReader r = *this;
+    r.pos_ = r.game_begin_ = begin;
+    r.end_ = end;
+    r.games_ = first_game;
+    return r;
+  }
+
   // Decodes the next game into out, reusing its vectors' storage. Returns
   // false once the payload is used up.
   Result<bool> next(SazGame& out);

@@ -27,44 +27,47 @@
 #include <span>
 #include <vector>
 
+#include "core/default_init.h"
 #include "core/status.h"
 #include "sazpack/format.h"
 
 namespace manaka::sazpack {
 
+// Columns are UninitVector so a decode can size them once and let each
+// thread write (and first touch) its own rows.
 struct SazColumns {
-  std::vector<uint8_t> stem;
-  std::vector<uint8_t> game_result;
-  std::vector<uint8_t> termination_reason;
-  std::vector<uint8_t> entering_king_rule;
-  std::vector<int64_t> game_offsets{0};
+  UninitVector<uint8_t> stem;
+  UninitVector<uint8_t> game_result;
+  UninitVector<uint8_t> termination_reason;
+  UninitVector<uint8_t> entering_king_rule;
+  UninitVector<int64_t> game_offsets{0};
 
-  std::vector<uint8_t> packed;
-  std::vector<uint32_t> game;
-  std::vector<uint32_t> ply;
-  std::vector<uint16_t> played;
-  std::vector<uint16_t> played_move16;
-  std::vector<uint16_t> root_wdl;
-  std::vector<uint16_t> outcome_wdl;
-  std::vector<uint16_t> raw_wdl;
-  std::vector<uint16_t> raw_mate;
-  std::vector<uint16_t> raw_moves_left;
-  std::vector<uint16_t> plies_left;
-  std::vector<uint32_t> requested_visits;
-  std::vector<uint16_t> target_weight_milli;
-  std::vector<uint8_t> exploration_flags;
-  std::vector<uint8_t> has_mate;
-  std::vector<int16_t> mate;
-  std::vector<float> value_q;
-  std::vector<float> value_z;
-  std::vector<int64_t> policy_offsets{0};
+  UninitVector<uint8_t> packed;
+  UninitVector<uint32_t> game;
+  UninitVector<uint32_t> ply;
+  UninitVector<uint16_t> played;
+  UninitVector<uint16_t> played_move16;
+  UninitVector<uint16_t> root_wdl;
+  UninitVector<uint16_t> outcome_wdl;
+  UninitVector<uint16_t> raw_wdl;
+  UninitVector<uint16_t> raw_mate;
+  UninitVector<uint16_t> raw_moves_left;
+  UninitVector<uint16_t> plies_left;
+  UninitVector<uint32_t> requested_visits;
+  UninitVector<uint16_t> target_weight_milli;
+  UninitVector<uint8_t> exploration_flags;
+  UninitVector<uint8_t> has_mate;
+  UninitVector<int16_t> mate;
+  UninitVector<float> value_q;
+  UninitVector<float> value_z;
+  UninitVector<int64_t> policy_offsets{0};
 
-  std::vector<uint16_t> mv;
-  std::vector<uint16_t> prior;
-  std::vector<uint16_t> raw_prior;
-  std::vector<uint32_t> visits;
-  std::vector<uint8_t> lower;
-  std::vector<uint8_t> upper;
+  UninitVector<uint16_t> mv;
+  UninitVector<uint16_t> prior;
+  UninitVector<uint16_t> raw_prior;
+  UninitVector<uint32_t> visits;
+  UninitVector<uint8_t> lower;
+  UninitVector<uint8_t> upper;
 
   size_t games() const { return game_result.size(); }
   size_t positions() const { return ply.size(); }
@@ -75,13 +78,20 @@ struct ColumnOptions {
   // Refuse a policy move that is not legal in its position (not only one
   // that is no move at all).
   bool check_policy_legality = true;
+  // Threads replaying games; 0 is one per core (one per MiB of payload at
+  // most). The columns are the same whatever the count.
+  int threads = 0;
 };
 
 // Replays one decoded game and appends its rows. On error nothing of the
 // game is kept; the message names the position ("position 17: ...").
 Status append_columns(const SazGame& game, SazColumns& out, const ColumnOptions& options = {});
 
-// Decodes and replays a whole chunk; errors start "game G, ".
+// Decodes and replays a whole chunk; errors start "game G, ". A first pass
+// decodes every game to size the columns (and refuses what the codec
+// refuses); then runs of games are decoded again and replayed on several
+// threads, each writing its own rows. A replay refusal is the one of the
+// lowest-numbered game, as a single thread would find it.
 Result<SazColumns> decode_columns(std::span<const uint8_t> chunk, const ColumnOptions& options = {});
 
 }  // namespace manaka::sazpack

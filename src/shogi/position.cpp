@@ -296,7 +296,7 @@ bool Position::gives_check(Move m) const {
   return attacks(us, k, to, occ) & square_bb(ksq);
 }
 
-bool Position::is_legal(Move m) const {
+bool Position::is_legal(Move m, Bitboard our_pinned) const {
   if (!m.well_formed()) return false;
   Color us = side_, them = ~us;
   Square to = m.to_square(), ksq = king_[us];
@@ -330,7 +330,7 @@ bool Position::is_legal(Move m) const {
   if (k == KING) return !attackers_to(them, to, occ ^ square_bb(from));
   if (checkers && (more_than_one(checkers) || !(check_block_bb(ksq, lsb(checkers)) & to_bb)))
     return false;
-  return !(pinned(us, occ) & square_bb(from)) || on_ray(ksq, from, to);
+  return !(our_pinned & square_bb(from)) || on_ray(ksq, from, to);
 }
 
 void Position::do_move(Move m, StateInfo& st) {

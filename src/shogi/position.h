@@ -80,7 +80,10 @@ class Position {
   bool in_check() const { return st_->checkers != 0; }
   Bitboard checkers() const { return st_->checkers; }
   // Full legality of any 16-bit value; false for garbage.
-  bool is_legal(Move m) const;
+  bool is_legal(Move m) const { return is_legal(m, pinned(side_, pieces())); }
+  // The same, with our_pinned = pinned(side_to_move(), pieces()) computed
+  // once for many moves of one position (the costly part of a single check).
+  bool is_legal(Move m, Bitboard our_pinned) const;
   // m is assumed legal.
   bool gives_check(Move m) const;
   // m is assumed legal; st must outlive the matching undo_move.

@@ -105,9 +105,10 @@ Refusal check_moves(const RowView& row, const Conventions& conv, const shogi::Po
     }
   }
   bool played_found = false;
+  const shogi::Bitboard pinned = pos.pinned(pos.side_to_move(), pos.pieces());
   for (size_t i = 0; i < n; ++i) {
     Move m{out->candidates[i].mv};
-    if (!pos.is_legal(m))
+    if (!pos.is_legal(m, pinned))
       return refuse(Refusal::IllegalMove, detail,
                     "candidate " + quoted(row.cand_moves[i]) + " is illegal in " + quoted(row.sfen));
     played_found |= m == *played;

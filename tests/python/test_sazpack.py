@@ -172,10 +172,11 @@ def replay_columns(descs):
     return rows
 
 
-def test_columns_follow_a_replay_of_the_games():
+@pytest.mark.parametrize("threads", [1, 3])
+def test_columns_follow_a_replay_of_the_games(threads):
     descs = games(60, seed=8)
     data = rs.write_sazpack([build(rs, d) for d in descs])
-    cols = sazpack.decode_sazpack_columns(data)
+    cols = sazpack.decode_sazpack_columns(data, threads=threads)
     rows = replay_columns(descs)
     assert len(cols) == len(rows) and cols.games == len(descs)
     assert cols.packed.shape == (len(rows), 96) and cols.stem.shape == (len(descs), 32)
@@ -206,6 +207,28 @@ def test_columns_follow_a_replay_of_the_games():
             assert (cols.lower[entry], cols.upper[entry]) == (lo, up)
             entry += 1
     assert cols.policy_offsets[-1] == entry == len(cols.mv)
+
+
+def test_threads_change_nothing_not_even_which_refusal():
+    descs = games(40, seed=11)
+    data = rs.write_sazpack([build(rs, d) for d in descs])
+    one = sazpack.decode_sazpack_columns(data, threads=1)
+    for threads in (2, 5, 64):
+        many = sazpack.decode_sazpack_columns(data, threads=threads)
+        for f in one.__dataclass_fields__:
+            assert np.array_equal(getattr(one, f), getattr(many, f), equal_nan=f == "value_z"), f
+    bad = [dict(d, positions=[dict(p) for p in d["positions"]]) for d in descs]
+    for g in (17, 33):  # two refused games: the lower one is named, as one thread would
+        bad[g]["positions"][0]["policy"] = [("resign", 65535, 65535, 1, 0, 0)]
+    data = rs.write_sazpack([build(rs, d) for d in bad])
+    messages = set()
+    for threads in (1, 2, 4):
+        with pytest.raises(manaka.InvalidDataError, match=r"^sazpack: game 17 \(byte \d+\), position 0") as e:
+            sazpack.decode_sazpack_columns(data, threads=threads)
+        messages.add(str(e.value))
+    assert len(messages) == 1
+    with pytest.raises(ValueError, match="threads must be 0 or more"):
+        sazpack.decode_sazpack_columns(data, threads=-1)
 
 
 def test_columns_from_a_file_and_refusals(tmp_path):

@@ -27,7 +27,7 @@ TEST(SazpackColumns, RowsFollowTheGame) {
   ASSERT_TRUE(cols.ok()) << cols.status().message();
   ASSERT_EQ(cols->games(), 3u);
   ASSERT_EQ(cols->positions(), 108u);
-  EXPECT_EQ(cols->game_offsets, (std::vector<int64_t>{0, 30, 31, 108}));
+  EXPECT_EQ(cols->game_offsets, (UninitVector<int64_t>{0, 30, 31, 108}));
   // Replay independently and compare every row.
   size_t row = 0, entry = 0;
   for (size_t g = 0; g < games.size(); ++g) {
