@@ -8,9 +8,11 @@ namespace manaka::shogi {
 namespace {
 
 // Zobrist keys from a fixed splitmix64 stream, so keys are the same on every
-// run and build. A hand contributes HAND[c][hk][count]; count 0 is key 0.
+// run and build. psq is indexed by the board byte (colour and kind, types.h;
+// rows of bytes that are no piece stay 0). A hand contributes
+// HAND[c][hk][count]; count 0 is key 0.
 struct Zobrist {
-  uint64_t psq[COLOR_NB][KIND_NB][SQUARE_NB];
+  uint64_t psq[32][SQUARE_NB];
   uint64_t hand[COLOR_NB][HAND_KIND_NB][HAND_MAX[H_PAWN] + 1];
   uint64_t white_to_move;
 };
@@ -24,9 +26,9 @@ constexpr Zobrist make_zobrist() {
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
     return x ^ (x >> 31);
   };
-  for (auto& by_kind : z.psq)
-    for (auto& by_square : by_kind)
-      for (auto& k : by_square) k = next();
+  for (int c = BLACK; c <= WHITE; ++c)
+    for (int k = KING; k < KIND_NB; ++k)
+      for (auto& key : z.psq[make_piece(Color(c), Kind(k))]) key = next();
   for (auto& by_kind : z.hand)
     for (auto& by_count : by_kind)
       for (int n = 1; n <= HAND_MAX[H_PAWN]; ++n) by_count[n] = next();
@@ -187,7 +189,7 @@ Result<Position> Position::from_setup(const Setup& setup, int* where) {
       pos.board_[s] = p;
       pos.by_color_[c] |= SQUARE_BB[s];
       pos.by_kind_[k] |= SQUARE_BB[s];
-      key ^= ZOBRIST.psq[c][k][s];
+      key ^= ZOBRIST.psq[p][s];
       const uint32_t file_bit = uint32_t(k == PAWN) << (s / 9);
       nifu |= pawn_files[c] & file_bit;
       pawn_files[c] |= file_bit;
@@ -345,7 +347,7 @@ void Position::do_move(Move m, StateInfo& st) {
     key ^= ZOBRIST.hand[us][hk][n] ^ ZOBRIST.hand[us][hk][n - 1];
     --n;
     put(us, k, to);
-    key ^= ZOBRIST.psq[us][k][to];
+    key ^= ZOBRIST.psq[make_piece(us, k)][to];
   } else {
     Square from = m.from_square();
     Kind k = kind_of(board_[from]);
@@ -354,7 +356,7 @@ void Position::do_move(Move m, StateInfo& st) {
       Kind ck = kind_of(captured);
       HandKind hk = HAND_OF[ck];
       uint8_t& n = hand_[us][hk];
-      key ^= ZOBRIST.psq[them][ck][to] ^ ZOBRIST.hand[us][hk][n] ^ ZOBRIST.hand[us][hk][n + 1];
+      key ^= ZOBRIST.psq[make_piece(them, ck)][to] ^ ZOBRIST.hand[us][hk][n] ^ ZOBRIST.hand[us][hk][n + 1];
       ++n;
       remove(them, ck, to);
       st.captured = captured;
@@ -362,7 +364,7 @@ void Position::do_move(Move m, StateInfo& st) {
     Kind moved = m.is_promote() ? PROMOTED[k] : k;
     remove(us, k, from);
     put(us, moved, to);
-    key ^= ZOBRIST.psq[us][k][from] ^ ZOBRIST.psq[us][moved][to];
+    key ^= ZOBRIST.psq[make_piece(us, k)][from] ^ ZOBRIST.psq[make_piece(us, moved)][to];
     if (k == KING) king_[us] = to;
   }
   side_ = them;
