@@ -235,10 +235,17 @@ Bitboard Position::attackers_to(Color by, Square s, Bitboard occ) const {
                (STEP[victim][KNIGHT][s] & by_kind_[KNIGHT]) |
                (STEP[victim][SILVER][s] & by_kind_[SILVER]) |
                (STEP[victim][GOLD][s] & golds()) |
-               (STEP[victim][KING][s] & (by_kind_[KING] | by_kind_[PRO_ROOK] | by_kind_[PRO_BISHOP])) |
-               (rook_attacks(s, occ) & (by_kind_[ROOK] | by_kind_[PRO_ROOK])) |
-               (bishop_attacks(s, occ) & (by_kind_[BISHOP] | by_kind_[PRO_BISHOP])) |
-               (lance_attacks(victim, s, occ) & by_kind_[LANCE]);
+               (STEP[victim][KING][s] & (by_kind_[KING] | by_kind_[PRO_ROOK] | by_kind_[PRO_BISHOP]));
+  // Sliders on a line through s (a few at most) attack it when nothing of
+  // occ stands between: cheaper than walking eight rays from s.
+  Bitboard snipers = ((PSEUDO[victim][ROOK][s] & (by_kind_[ROOK] | by_kind_[PRO_ROOK])) |
+                      (PSEUDO[victim][BISHOP][s] & (by_kind_[BISHOP] | by_kind_[PRO_BISHOP])) |
+                      (PSEUDO[victim][LANCE][s] & by_kind_[LANCE])) &
+                     by_color_[by];
+  while (snipers) {
+    Square a = pop_lsb(snipers);
+    if (!(between_bb(s, a) & occ)) b |= square_bb(a);
+  }
   return b & by_color_[by];
 }
 
