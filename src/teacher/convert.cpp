@@ -1,9 +1,11 @@
 #include "teacher/convert.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <memory>
+#include <span>
 #include <thread>
 
 #include "core/file.h"
@@ -81,23 +83,29 @@ unsigned conversion_threads(int requested) {
   return std::clamp(std::thread::hardware_concurrency(), 1u, kMaxThreads);
 }
 
-// Converts every row of slot.batch, in contiguous chunks on `threads` threads.
-void convert_batch(Slot& slot, const Conventions& conv, unsigned threads) {
+// Converts every row of slot.batch: this thread and the helpers take runs of
+// rows from a shared counter until none is left, so a helper the scheduler
+// holds back (the reader and writer share the cores) delays nothing. A chain
+// of positions (RowChain) never crosses a run.
+void convert_batch(Slot& slot, const Conventions& conv, std::span<TaskThread> helpers) {
+  constexpr size_t kRun = 256;
   const size_t n = slot.batch.rows;
   slot.rows.resize(std::max(slot.rows.size(), n));
   slot.why.resize(n);
   slot.detail.resize(std::max(slot.detail.size(), n));
-  auto work = [&slot, &conv](size_t begin, size_t end) {
+  std::atomic<size_t> next_run{0};
+  auto work = [&slot, &conv, &next_run, n] {
     RowChain chain;
-    for (size_t r = begin; r < end; ++r)
-      slot.why[r] = convert_row(row_at(slot.batch, r), conv, &slot.rows[r], &slot.detail[r], &chain);
+    for (size_t begin; (begin = next_run.fetch_add(kRun)) < n;) {
+      chain.pos.reset();
+      for (size_t r = begin, end = std::min(n, begin + kRun); r < end; ++r)
+        slot.why[r] = convert_row(row_at(slot.batch, r), conv, &slot.rows[r], &slot.detail[r], &chain);
+    }
   };
-  constexpr size_t kMinRowsPerThread = 2048;
-  const size_t parts = std::min<size_t>(threads, std::max<size_t>(1, n / kMinRowsPerThread));
-  std::vector<std::thread> helpers;
-  for (size_t p = 1; p < parts; ++p) helpers.emplace_back(work, n * p / parts, n * (p + 1) / parts);
-  work(0, n / parts);
-  for (auto& t : helpers) t.join();
+  std::vector<std::future<void>> done;
+  for (size_t h = 0; h < helpers.size() && (h + 1) * kRun < n; ++h) done.push_back(helpers[h].submit(work));
+  work();
+  for (auto& d : done) d.get();
 }
 
 }  // namespace
@@ -159,7 +167,7 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
     progress.update(writer.bytes_written(), s.rows_read);
     return {};
   };
-  const unsigned threads = conversion_threads(o.threads);
+  std::vector<TaskThread> helpers(conversion_threads(o.threads) - 1);
   TaskThread reading, writing;  // declared after what their tasks use: joined first
   std::future<Status> written;  // the previous batch's write
   auto wait_written = [&written]() -> Status { return written.valid() ? written.get() : Status{}; };
@@ -167,7 +175,7 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
   for (size_t cur = 0; have; cur = (cur + 1) % 3) {
     Slot& slot = slots[cur];
     auto next = reading.submit([&input, &slots, cur] { return input.next(slots[(cur + 1) % 3]); });
-    convert_batch(slot, *conv, threads);
+    convert_batch(slot, *conv, helpers);
     Status st = wait_written();
     if (!st.ok()) {
       next.wait();

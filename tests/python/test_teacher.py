@@ -119,6 +119,9 @@ def test_game_ordered_rows_and_broken_chains_convert_like_independent_rows(tmp_p
     rows, written, refused = teacher_convert_py.convert([str(corpus)], str(tmp_path / "peer.mpk"), 600, 32000)
     assert s["rows_read"] == rows == 4000 and s["records_written"] == written == 4000 and not refused
     assert (tmp_path / "ours.mpk").read_bytes() == (tmp_path / "peer.mpk").read_bytes()
+    for threads in (1, 3):  # runs of rows go to threads as they come: the bytes cannot depend on it
+        teacher.convert(corpus, tmp_path / f"t{threads}.mpk", eval_coef=600, mate_scale=32000, threads=threads)
+        assert (tmp_path / f"t{threads}.mpk").read_bytes() == (tmp_path / "ours.mpk").read_bytes()
 
 
 def test_dictionary_and_large_types_read_like_plain_strings(tmp_path):
