@@ -32,18 +32,29 @@ SCHEMA = pa.schema([("sfen", pa.string()), ("ply", pa.int32()), ("side", pa.int8
                     ("move", pa.string()), ("result", pa.int8())])
 
 
-def random_corpus(seed: int, rows: int) -> dict:
+def random_corpus(seed: int, rows: int, game_order: bool = False) -> dict:
+    """Random legal games, up to five candidates a row. By default the next row
+    is the position after a random legal move, not the played one, so no row
+    follows from the one before. With game_order, rows follow one another as in
+    a generated corpus (each the position after the previous row's played move),
+    with the chain broken now and then: the next row after another move, or the
+    same board with another move number. The converter reuses the previous
+    position only when the SFEN matches it exactly."""
     rng = random.Random(seed)
     cols = {k: [] for k in SCHEMA.names}
     while len(cols["sfen"]) < rows:
         pos = shogi.Position()
         result = rng.choice([1, -1, 0])
-        for ply in range(rng.randint(10, 120)):
+        for ply in range(rng.randint(10, 150 if game_order else 120)):
             legal = pos.legal_moves()
             if not legal or len(cols["sfen"]) >= rows:
                 break
+            sfen = pos.sfen()
+            if game_order and ply and rng.random() < 0.1:
+                board, side, hands, number = sfen.split(" ")
+                sfen = " ".join([board, side, hands, str(int(number) + 2)])
             cands = rng.sample(legal, min(5, len(legal)))
-            cols["sfen"].append(pos.sfen())
+            cols["sfen"].append(sfen)
             cols["ply"].append(ply)
             cols["side"].append(ply % 2)
             cols["cp"].append(rng.choice([rng.randint(-4000, 4000), rng.choice([1, -1]) * (32000 - rng.randint(1, 400))]))
@@ -51,7 +62,8 @@ def random_corpus(seed: int, rows: int) -> dict:
             cols["cand_cp"].append(sorted((rng.randint(-2000, 2000) for _ in cands), reverse=True))
             cols["move"].append(rng.choice(cands))
             cols["result"].append(result)
-            pos.push_usi(rng.choice(legal))
+            played = game_order and rng.random() < 0.9
+            pos.push_usi(cols["move"][-1] if played else rng.choice(legal))
     return cols
 
 
@@ -79,42 +91,9 @@ def test_convert_is_byte_identical_to_the_python_reference(tmp_path):
     assert s["effective_slack"] == 100 and s["mate_threshold"] == 31900
 
 
-def game_ordered_corpus(seed: int, rows: int) -> dict:
-    """Rows that follow one another as in a generated corpus (each the position
-    after the previous row's played move), with the chain broken now and then:
-    a row of the next ply whose SFEN is another position, or the same board with
-    another move number. The converter reuses the previous position only when the
-    SFEN matches it exactly."""
-    rng = random.Random(seed)
-    cols = {k: [] for k in SCHEMA.names}
-    while len(cols["sfen"]) < rows:
-        pos = shogi.Position()
-        result = rng.choice([1, -1, 0])
-        for ply in range(rng.randint(10, 150)):
-            legal = pos.legal_moves()
-            if not legal or len(cols["sfen"]) >= rows:
-                break
-            sfen = pos.sfen()
-            if ply and rng.random() < 0.1:  # same board, another move number: not the chained position
-                board, side, hands, number = sfen.split(" ")
-                sfen = " ".join([board, side, hands, str(int(number) + 2)])
-            cands = rng.sample(legal, min(5, len(legal)))
-            cols["sfen"].append(sfen)
-            cols["ply"].append(ply)
-            cols["side"].append(ply % 2)
-            cols["cp"].append(rng.randint(-3000, 3000))
-            cols["cand_moves"].append(cands)
-            cols["cand_cp"].append(sorted((rng.randint(-2000, 2000) for _ in cands), reverse=True))
-            cols["move"].append(rng.choice(cands))
-            cols["result"].append(result)
-            # Mostly the played move; sometimes another, so the next row's SFEN is not the chained one.
-            pos.push_usi(cols["move"][-1] if rng.random() < 0.9 else rng.choice(legal))
-    return cols
-
-
 def test_game_ordered_rows_and_broken_chains_convert_like_independent_rows(tmp_path):
     corpus = tmp_path / "corpus.parquet"
-    pq.write_table(pa.table(game_ordered_corpus(5, 4000), schema=SCHEMA), corpus, row_group_size=1500)
+    pq.write_table(pa.table(random_corpus(5, 4000, game_order=True), schema=SCHEMA), corpus, row_group_size=1500)
     s = teacher.convert(corpus, tmp_path / "ours.mpk", eval_coef=600, mate_scale=32000)
     rows, written, refused = teacher_convert_py.convert([str(corpus)], str(tmp_path / "peer.mpk"), 600, 32000)
     assert s["rows_read"] == rows == 4000 and s["records_written"] == written == 4000 and not refused
