@@ -1,0 +1,142 @@
+// `manaka chess perft|moves|fen`: the chess rules core from the shell.
+//
+// moves and fen take one FEN, or "-" to read one FEN a line from standard
+// input and print one line per FEN (moves space-separated), so that a test
+// or a pipeline checks thousands of positions in one process. A FEN that is
+// refused ends the command with its message (and the input line number)
+// on stderr and exit status 1.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "chess/movegen.h"
+#include "chess/perft.h"
+#include "chess/position.h"
+#include "cli/commands.h"
+
+namespace manaka::cli {
+namespace {
+
+void write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+// Calls f(position) for the FEN in `arg`, or for each line of stdin when arg
+// is "-"; f appends its output to `out`, written here in large blocks. A
+// refused FEN ends the command, naming its line, after what came before it
+// has been written.
+template <class F>
+void for_each_fen(const std::string& arg, std::string& out, F&& f) {
+  if (arg != "-") {
+    auto pos = chess::Position::from_fen(arg);
+    exit_on_error(pos.status());
+    f(*pos);
+    write(out);
+    return;
+  }
+  std::string line;
+  for (size_t n = 1; std::getline(std::cin, line); ++n) {
+    auto pos = chess::Position::from_fen(line);
+    if (!pos.ok()) {
+      write(out);
+      std::fflush(stdout);
+      exit_on_error(Status::invalid("line " + std::to_string(n) + ": " + pos.status().message()));
+    }
+    f(*pos);
+    if (out.size() > (1 << 16)) write(out), out.clear();
+  }
+  write(out);
+}
+
+void add_perft(CLI::App* parent) {
+  auto* cmd = parent->add_subcommand("perft", "count the leaf nodes of the legal move tree");
+  struct Options {
+    std::string fen;
+    int depth = 1;
+    bool divide = false;
+  };
+  auto opt = std::make_shared<Options>();
+  cmd->add_option("fen", opt->fen, "a FEN or 'startpos'")->required();
+  cmd->add_option("depth", opt->depth, "plies")->required()->check(CLI::Range(1, 12));
+  cmd->add_flag("--divide", opt->divide, "print the count below each legal move (UCI, sorted)");
+  cmd->callback([opt] {
+    auto pos = chess::Position::from_fen(opt->fen);
+    exit_on_error(pos.status());
+    auto start = std::chrono::steady_clock::now();
+    uint64_t nodes = 0;
+    if (opt->divide) {
+      std::vector<std::pair<std::string, uint64_t>> rows;
+      for (auto& [move, n] : chess::perft_divide(*pos, opt->depth)) rows.emplace_back(move.to_uci(), n);
+      std::sort(rows.begin(), rows.end());
+      for (auto& [uci, n] : rows) {
+        std::printf("%s: %llu\n", uci.c_str(), static_cast<unsigned long long>(n));
+        nodes += n;
+      }
+    } else {
+      nodes = chess::perft(*pos, opt->depth);
+    }
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%llu\n", static_cast<unsigned long long>(nodes));
+    std::fprintf(stderr, "perft %d: %llu nodes in %.3f s (%.1f M nodes/s)\n", opt->depth,
+                 static_cast<unsigned long long>(nodes), secs, secs > 0 ? nodes / secs / 1e6 : 0.0);
+  });
+}
+
+void add_moves(CLI::App* parent) {
+  auto* cmd = parent->add_subcommand("moves", "print the legal moves in UCI, sorted");
+  auto fen = std::make_shared<std::string>();
+  cmd->add_option("fen", *fen,
+                  "a FEN or 'startpos' (one move a line), or '-': FENs from stdin, one line of "
+                  "space-separated moves each")
+      ->required();
+  cmd->callback([fen] {
+    const bool batch = *fen == "-";
+    std::string out;
+    std::vector<std::string> ucis;
+    for_each_fen(*fen, out, [&](const chess::Position& pos) {
+      chess::MoveList list;
+      chess::generate_legal(pos, list);
+      ucis.clear();
+      for (chess::Move m : list) ucis.push_back(m.to_uci());
+      std::sort(ucis.begin(), ucis.end());
+      for (size_t i = 0; i < ucis.size(); ++i) {
+        if (batch && i) out += ' ';
+        out += ucis[i];
+        if (!batch) out += '\n';
+      }
+      if (batch) out += '\n';
+    });
+  });
+}
+
+void add_fen(CLI::App* parent) {
+  auto* cmd = parent->add_subcommand("fen", "print the canonical FEN (python-chess's Board.fen())");
+  struct Options {
+    std::string fen;
+    bool normalized = false;
+  };
+  auto opt = std::make_shared<Options>();
+  cmd->add_option("fen", opt->fen, "a FEN or 'startpos', or '-': FENs from stdin, one a line")->required();
+  cmd->add_flag("--normalized", opt->normalized, "fullmove number 1 (VPD1's position identity)");
+  cmd->callback([opt] {
+    std::string out;
+    for_each_fen(opt->fen, out, [&](const chess::Position& pos) {
+      out += opt->normalized ? pos.normalized_fen() : pos.fen();
+      out += '\n';
+    });
+  });
+}
+
+}  // namespace
+
+void add_chess_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("chess", "chess positions: perft, legal moves, canonical FEN");
+  cmd->require_subcommand(1);
+  add_perft(cmd);
+  add_moves(cmd);
+  add_fen(cmd);
+}
+
+}  // namespace manaka::cli
