@@ -65,7 +65,7 @@ fuzz: setup
 	  -DPython_EXECUTABLE=$(abspath $(PY)) -DMANAKA_BUILD_PYTHON=OFF -DMANAKA_BUILD_FUZZ=ON \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -g"
 	$(VENV)/bin/cmake --build $(FUZZ_BUILD) -j$(JOBS)
-	@for f in $(FUZZ_BUILD)/*_fuzz; do \
+	@set -o pipefail; for f in $(FUZZ_BUILD)/*_fuzz; do \
 	  name=$$(basename $$f); mkdir -p $(FUZZ_BUILD)/corpus/$$name; \
 	  echo "== $$name for $(FUZZ_SECONDS) s"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(FUZZ_BUILD)/corpus/$$name \

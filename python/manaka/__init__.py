@@ -5,7 +5,7 @@ thin re-exports with a Python surface.
 """
 
 from manaka._core import EngineError, Error, FileError, InvalidDataError, TruncatedError
-from manaka import sazpack, shards, shogi, stream, teacher
+from manaka import chess, sazpack, shards, shogi, stream, teacher
 
 __all__ = [
     "Error",
@@ -18,5 +18,6 @@ __all__ = [
     "shards",
     "sazpack",
     "teacher",
+    "chess",
 ]
 __version__ = "0.1.0"

@@ -10,5 +10,6 @@ void bind_stream(nanobind::module_ m);
 void bind_teacher(nanobind::module_ m);
 void bind_sazpack(nanobind::module_ m);
 void bind_shards(nanobind::module_ m);
+void bind_chess(nanobind::module_ m);
 
 }  // namespace manaka::python

@@ -13,4 +13,5 @@ NB_MODULE(_core, m) {
   manaka::python::bind_teacher(m.def_submodule("teacher", "teacher corpora: generation and conversion"));
   manaka::python::bind_sazpack(m.def_submodule("sazpack", "SAZ2 v4 sazpack self-play chunks"));
   manaka::python::bind_shards(m.def_submodule("shards", "parquet shards: pack and read"));
+  manaka::python::bind_chess(m.def_submodule("chess", "chess positions and moves"));
 }

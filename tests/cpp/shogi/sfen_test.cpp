@@ -218,7 +218,7 @@ TEST(Sfen, MutatedBoardsAgreeWithAnIndependentReading) {
     if (!pos.ok()) {
       // A readable board that breaks a rule of the game: the rule is named.
       EXPECT_EQ(pos.status().message().find("offset"), std::string::npos) << pos.status().message();
-      EXPECT_EQ(pos.status().message().find("a rule of the setup is broken"), std::string::npos) << s;
+      EXPECT_FALSE(pos.status().message().ends_with("\": a rule of the setup is broken")) << s;
       ++refused;
       continue;
     }
