@@ -18,6 +18,17 @@ its UCI text. The differences:
   ``0000`` and king-takes-rook castling (``e1h1``) are refused, and every
   refusal is ``manaka.InvalidDataError`` (a ValueError) naming the input.
 
+SAN: ``board.san(uci)`` prints what python-chess's ``Board.san`` prints,
+``board.parse_san(san)`` and ``board.push_san(san)`` return UCI text.
+
+PGN: ``read_pgn(path)`` iterates the games of a PGN file (plain, or zstd as
+Lichess's ``.pgn.zst``), read block by block; each ``Game`` has
+``headers`` (a dict in file order), ``fen`` (the start), ``moves`` (UCI),
+``result`` (the result token) and ``number``. A game that cannot be read
+raises ``InvalidDataError`` naming the file, game, line, byte and move;
+``read_pgn(path, skip_invalid=True)`` skips it and keeps the message in
+the iterator's ``errors``.
+
 ``legal_move_counts(fens)`` counts the legal moves of many FENs in one call
 without the GIL and returns an int32 numpy array.
 """
@@ -33,8 +44,11 @@ from manaka._core.chess import (
     STARTING_FEN,
     WHITE,
     Board,
+    Game,
+    PgnReader,
     legal_move_counts,
     perft,
+    read_pgn,
 )
 
 __all__ = [
@@ -48,6 +62,9 @@ __all__ = [
     "QUEEN",
     "KING",
     "Board",
+    "Game",
+    "PgnReader",
+    "read_pgn",
     "perft",
     "legal_move_counts",
 ]

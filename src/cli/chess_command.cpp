@@ -1,20 +1,30 @@
-// `manaka chess perft|moves|fen`: the chess rules core from the shell.
+// `manaka chess perft|moves|fen|pgn`: the chess rules core from the shell.
 //
 // moves and fen take one FEN, or "-" to read one FEN a line from standard
 // input and print one line per FEN (moves space-separated), so that a test
 // or a pipeline checks thousands of positions in one process. A FEN that is
 // refused ends the command with its message (and the input line number)
 // on stderr and exit status 1.
+//
+// pgn reads PGN files (plain, or zstd-compressed whatever their name) and
+// prints a summary, or with --positions one line per position before each
+// ply: game number (from 1, across the files in the order given, refused
+// games counted), ply (0 at the starting position), FEN and result token,
+// separated by tabs. Refused games are skipped and reported (each on stderr
+// as it comes with --positions, the first ones in the summary); the exit
+// status is 1 when a game was refused or a file could not be read to its end.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "chess/movegen.h"
 #include "chess/perft.h"
+#include "chess/pgn.h"
 #include "chess/position.h"
 #include "cli/commands.h"
 
@@ -129,14 +139,98 @@ void add_fen(CLI::App* parent) {
   });
 }
 
+void add_pgn(CLI::App* parent) {
+  auto* cmd = parent->add_subcommand("pgn", "read PGN files (plain or .zst): a summary, or every position");
+  struct Options {
+    std::vector<std::string> files;
+    bool positions = false;
+  };
+  auto opt = std::make_shared<Options>();
+  cmd->add_option("files", opt->files, "PGN files, plain or zstd-compressed (.pgn.zst)")->required();
+  cmd->add_flag("--positions", opt->positions,
+                "print game<TAB>ply<TAB>fen<TAB>result for the position before each ply, instead of a summary");
+  cmd->callback([opt] {
+    constexpr size_t FIRST_ERRORS = 10;
+    constexpr size_t OUT_BLOCK = 1 << 16;
+    uint64_t games = 0, skipped = 0, plies = 0, numbered = 0;
+    bool unreadable = false;
+    std::map<std::string, uint64_t> results;
+    std::vector<std::string> first_errors;
+    std::string out;
+    auto report = [&](const std::string& message) {
+      if (opt->positions) std::fprintf(stderr, "manaka: %s\n", message.c_str());
+      if (first_errors.size() < FIRST_ERRORS) first_errors.push_back(message);
+    };
+    auto start = std::chrono::steady_clock::now();
+    chess::PgnGame game;
+    for (const std::string& path : opt->files) {
+      auto reader = chess::PgnReader::open(path);
+      if (!reader.ok()) {
+        unreadable = true;
+        report(reader.status().message());
+        continue;
+      }
+      for (;;) {
+        auto more = reader->next(game);
+        if (!more.ok()) {
+          // A refused game, or an input that ends (then next() says so).
+          if (more.status().kind() == ErrorKind::IO) unreadable = true;
+          else ++skipped;
+          report(more.status().message());
+          continue;
+        }
+        if (!*more) break;
+        ++games;
+        plies += game.moves.size();
+        ++results[game.result];
+        if (!opt->positions) continue;
+        const std::string prefix = std::to_string(numbered + game.number) + '\t';
+        chess::Position pos = game.start;
+        for (size_t ply = 0; ply < game.moves.size(); ++ply) {
+          out += prefix;
+          out += std::to_string(ply);
+          out += '\t';
+          out += pos.fen();
+          out += '\t';
+          out += game.result;
+          out += '\n';
+          pos.do_move(game.moves[ply]);
+        }
+        if (out.size() > OUT_BLOCK) write(out), out.clear();
+      }
+      numbered += reader->games();
+    }
+    write(out);
+    std::fflush(stdout);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::string summary = "games   " + std::to_string(games) + "\nplies   " + std::to_string(plies) +
+                          "\nskipped " + std::to_string(skipped) + "\nresults";
+    for (const char* r : {"1-0", "0-1", "1/2-1/2", "*"})
+      summary += std::string(" ") + r + ": " + std::to_string(results[r]) + (r[0] == '*' ? "" : ",");
+    summary += '\n';
+    if (!first_errors.empty()) {
+      summary += "errors (first " + std::to_string(first_errors.size()) + "):\n";
+      for (auto& e : first_errors) summary += "  " + e + '\n';
+    }
+    if (opt->positions) std::fputs(summary.c_str(), stderr);
+    else write(summary);
+    std::fflush(stdout);
+    std::fprintf(stderr, "pgn: %llu games, %llu plies in %.3f s (%.0f games/s, %.0f plies/s)\n",
+                 static_cast<unsigned long long>(games), static_cast<unsigned long long>(plies), secs,
+                 secs > 0 ? games / secs : 0.0, secs > 0 ? plies / secs : 0.0);
+    if (skipped > 0 || unreadable) throw CLI::RuntimeError(1);
+  });
+}
+
 }  // namespace
 
 void add_chess_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("chess", "chess positions: perft, legal moves, canonical FEN");
+  auto* cmd = app.add_subcommand("chess", "chess positions: perft, legal moves, canonical FEN, PGN files");
   cmd->require_subcommand(1);
   add_perft(cmd);
   add_moves(cmd);
   add_fen(cmd);
+  add_pgn(cmd);
 }
 
 }  // namespace manaka::cli

@@ -8,6 +8,11 @@
 // WHITE is 0, so an int colour would be ambiguous and is refused). Squares
 // (a1 = 0 .. h8 = 63) and piece types (PAWN 1 .. KING 6) are the same
 // numbers in both.
+//
+// SAN and PGN: Board.san / parse_san / push_san as python-chess names them
+// (moves in and out are UCI text here), and read_pgn(path), an iterator of
+// Game values (headers, start fen, UCI moves, result) over a plain or zstd
+// PGN file read block by block.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -22,6 +27,8 @@
 
 #include "chess/movegen.h"
 #include "chess/perft.h"
+#include "chess/pgn.h"
+#include "chess/san.h"
 #include "chess/position.h"
 #include "python/bindings.h"
 #include "python/errors.h"
@@ -77,6 +84,30 @@ Result<std::vector<int32_t>> count_legal_all(const std::vector<std::string>& fen
   return counts;
 }
 
+// read_pgn's iterator: a reader, and the refusals it skipped when asked to.
+struct PgnIterator {
+  chess::PgnReader reader;
+  bool skip_invalid = false;
+  std::vector<std::string> errors;
+};
+
+chess::PgnGame next_game(PgnIterator& it) {
+  chess::PgnGame game;
+  for (;;) {
+    Result<bool> more = [&] {
+      nb::gil_scoped_release release;
+      return it.reader.next(game);
+    }();
+    if (more.ok()) {
+      if (!*more) throw nb::stop_iteration();
+      return game;
+    }
+    // A refused game; an I/O error always raises.
+    if (!it.skip_invalid || more.status().kind() == ErrorKind::IO) throw StatusError{std::move(more).take_status()};
+    it.errors.push_back(more.status().message());
+  }
+}
+
 }  // namespace
 
 void bind_chess(nb::module_ m) {
@@ -122,6 +153,16 @@ void bind_chess(nb::module_ m) {
              p.do_move(mv);
              return mv.to_uci();
            }, "uci"_a, "Plays a legal move given as UCI and returns it; InvalidDataError names the move and the FEN.")
+      .def("san", [](const Position& p, const std::string& uci) { return chess::to_san(p, parse_legal(p, uci)); },
+           "uci"_a, "The SAN of a legal move given as UCI, as python-chess's Board.san() prints it.")
+      .def("parse_san", [](const Position& p, const std::string& san) {
+             return unwrap(chess::parse_san(p, san)).to_uci();
+           }, "san"_a, "The legal move SAN names, as UCI; InvalidDataError says why not (invalid, illegal, ambiguous).")
+      .def("push_san", [](Position& p, const std::string& san) {
+             Move mv = unwrap(chess::parse_san(p, san));
+             p.do_move(mv);
+             return mv.to_uci();
+           }, "san"_a, "Plays the legal move SAN names and returns it as UCI.")
       .def("copy", [](const Position& p) { return p; })
       .def("__copy__", [](const Position& p) { return p; })
       .def("is_check", &Position::in_check)
@@ -137,6 +178,45 @@ void bind_chess(nb::module_ m) {
            }, "square"_a, "(color, piece_type) of the piece on the square (a1 = 0 .. h8 = 63), or None.")
       .def("__repr__", [](const Position& p) { return "Board('" + p.fen() + "')"; });
 
+  nb::class_<chess::PgnGame>(m, "Game", "One game of a PGN file: its tags, start position, mainline and result.")
+      .def_prop_ro("headers", [](const chess::PgnGame& g) {
+             nb::dict d;
+             for (auto& [key, value] : g.tags)
+               if (!d.contains(key.c_str())) d[key.c_str()] = value;  // the first of repeated tags
+             return d;
+           }, "The tags in file order, as a dict (the first of a repeated name).")
+      .def_prop_ro("fen", [](const chess::PgnGame& g) { return g.start.fen(); },
+                   "The starting position (the FEN tag's, or the initial position).")
+      .def_prop_ro("moves", [](const chess::PgnGame& g) {
+             std::vector<std::string> out;
+             out.reserve(g.moves.size());
+             for (Move mv : g.moves) out.push_back(mv.to_uci());
+             return out;
+           }, "The mainline as UCI moves.")
+      .def_prop_ro("result", [](const chess::PgnGame& g) { return g.result; },
+                   "The result token: '1-0', '0-1', '1/2-1/2' or '*'.")
+      .def_prop_ro("number", [](const chess::PgnGame& g) { return g.number; },
+                   "The game's number in the file, from 1, refused games counted.")
+      .def("board", [](const chess::PgnGame& g) { return g.start; }, "The starting position as a Board.")
+      .def("__repr__", [](const chess::PgnGame& g) {
+             return "<Game " + std::to_string(g.number) + ": " + std::to_string(g.moves.size()) + " plies, " +
+                    g.result + ">";
+           });
+
+  nb::class_<PgnIterator>(m, "PgnReader", "An iterator of the games of a PGN file (see read_pgn).")
+      .def("__iter__", [](nb::handle self) { return self; }, nb::rv_policy::reference)
+      .def("__next__", &next_game)
+      .def_prop_ro("errors", [](const PgnIterator& it) { return it.errors; },
+                   "The messages of the games skipped so far (skip_invalid=True).")
+      .def_prop_ro("games", [](const PgnIterator& it) { return it.reader.games(); },
+                   "Games started so far, read or refused.");
+
+  m.def("read_pgn", [](const std::string& path, bool skip_invalid) {
+        return PgnIterator{unwrap(chess::PgnReader::open(path)), skip_invalid, {}};
+      }, "path"_a, "skip_invalid"_a = false,
+      "An iterator of the games of a PGN file, plain or zstd-compressed, read block by block. A game that "
+      "cannot be read raises InvalidDataError naming the file, game, line, byte and move (iteration may go on "
+      "after it), or with skip_invalid=True is skipped and its message added to .errors.");
   m.def("perft", [](const std::string& fen, int depth) {
         Position pos = position_from_fen(fen);
         nb::gil_scoped_release release;
