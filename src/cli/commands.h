@@ -16,6 +16,7 @@ void add_shards_command(CLI::App& app);
 void add_teacher_command(CLI::App& app);
 void add_saz_command(CLI::App& app);
 void add_chess_command(CLI::App& app);
+void add_vpd_command(CLI::App& app);
 
 // Prints "manaka: <message>" to stderr and exits the command with status 1
 // when st is an error.

@@ -1,0 +1,82 @@
+// `manaka vpd build|sample`: VPD1 position datasets (docs/vpd1.md).
+//
+// build samples positions from PGN files (plain or zstd-compressed) into
+// one VPD1 SQLite file and prints a summary on stdout (--json: one JSON
+// object); refused games are skipped and counted, not fatal. sample prints
+// FENs drawn through the indexed random_key, one a line.
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "core/splitmix64.h"
+#include "vpd/build.h"
+#include "vpd/database.h"
+
+namespace manaka::cli {
+namespace {
+
+void add_build(CLI::App& parent) {
+  auto* cmd = parent.add_subcommand("build", "PGN files -> a VPD1 position dataset (SQLite)");
+  struct Args {
+    vpd::BuildOptions o;
+    bool json = false, quiet = false;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("pgn", a->o.inputs, "PGN files, plain or zstd-compressed; under train/ or test/ sets the split")
+      ->required();
+  cmd->add_option("-o,--output", a->o.output, "the .vpd file to write")->required();
+  cmd->add_option("--target", a->o.target, "target size; phase quotas 15/60/25 %")
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, vpd::MAX_TARGET));
+  cmd->add_option("--seed", a->o.seed, "sampling seed")->capture_default_str();
+  cmd->add_flag("--json", a->json, "print the summary as one JSON object");
+  cmd->add_flag("-q,--quiet", a->quiet, "no progress line");
+  cmd->callback([a] {
+    a->o.progress = !a->quiet && !a->json;
+    auto summary = vpd::build(a->o);
+    exit_on_error(summary.status());
+    if (a->json) std::printf("%s\n", vpd::summary_json(*summary).c_str());
+    else std::fputs(vpd::format_summary(*summary).c_str(), stdout);
+  });
+}
+
+void add_sample(CLI::App& parent) {
+  auto* cmd = parent.add_subcommand("sample", "print random FENs of a VPD1 file (indexed random_key lookup)");
+  struct Args {
+    std::string file;
+    uint64_t count = 1;
+    uint64_t seed = 0;
+  };
+  auto a = std::make_shared<Args>();
+  auto* seed = cmd->add_option("--seed", a->seed, "draw keys from this seed (default: a random one)");
+  cmd->add_option("file", a->file, "a .vpd file")->required();
+  cmd->add_option("-n,--count", a->count, "FENs to print")->capture_default_str();
+  cmd->callback([a, seed] {
+    auto file = vpd::VpdFile::open(a->file);
+    exit_on_error(file.status());
+    SplitMix64 rng(seed->count() ? a->seed : (uint64_t(std::random_device{}()) << 32 | std::random_device{}()));
+    std::string out;
+    for (uint64_t i = 0; i < a->count; ++i) {
+      auto fen = file->fen_at_key(rng.next() >> 1);
+      exit_on_error(fen.status());
+      out += *fen;
+      out += '\n';
+      if (out.size() > (1 << 16)) std::fputs(out.c_str(), stdout), out.clear();
+    }
+    std::fputs(out.c_str(), stdout);
+  });
+}
+
+}  // namespace
+
+void add_vpd_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("vpd", "VPD1 chess position datasets: build from PGN, sample");
+  cmd->require_subcommand(1);
+  add_build(*cmd);
+  add_sample(*cmd);
+}
+
+}  // namespace manaka::cli

@@ -1,0 +1,143 @@
+#include "vpd/build.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+#include "chess/pgn.h"
+#include "core/progress.h"
+
+namespace manaka::vpd {
+
+std::string completion_timestamp() {
+  std::time_t t = std::time(nullptr);
+  if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch) {
+    char* end = nullptr;
+    const long long v = std::strtoll(epoch, &end, 10);
+    if (*end == '\0' && v >= 0) t = std::time_t(v);
+  }
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+Result<BuildSummary> build(const BuildOptions& o) {
+  if (o.target == 0 || o.target > MAX_TARGET)
+    return Status::invalid("target size " + std::to_string(o.target) + " out of range (1 to 2^40)");
+  for (const std::string& in : o.inputs) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(in, o.output, ec))
+      return Status::invalid(o.output + ": the output would replace the input " + in);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  BuildSummary s;
+  s.output = o.output;
+  s.info.seed = o.seed;
+  s.info.target = o.target;
+  Sampler sampler(o.target, o.seed);
+  s.info.quotas = sampler.quotas();
+
+  Progress progress(o.output, 0);
+  progress.set_enabled(o.progress);
+  uint64_t numbered = 0, bytes_before = 0;
+  chess::PgnGame game;
+  for (size_t i = 0; i < o.inputs.size(); ++i) {
+    const std::string& path = o.inputs[i];
+    SourceInfo src{path, source_member(path), source_split(path)};
+    MANAKA_ASSIGN_OR_RETURN(chess::PgnReader reader, chess::PgnReader::open(path));
+    uint64_t offset = 0;
+    for (;;) {
+      auto more = reader.next(game);
+      if (!more.ok()) {
+        if (more.status().kind() == ErrorKind::IO) return std::move(more).take_status();
+        ++src.games_skipped;
+        if (s.first_errors.size() < FIRST_ERRORS) s.first_errors.push_back(more.status().message());
+        continue;
+      }
+      if (!*more) break;
+      ++src.games_read;
+      offset = game.offset;
+      sampler.add_game(game, numbered + game.number, uint32_t(i));
+      progress.update(bytes_before + offset, sampler.counts().positions_considered);
+    }
+    numbered += reader.games();
+    bytes_before += offset;
+    s.info.games_read += src.games_read;
+    s.info.games_skipped += src.games_skipped;
+    s.info.sources.push_back(std::move(src));
+  }
+  progress.finish();
+  s.info.counts = sampler.counts();
+  s.info.completed_at = completion_timestamp();
+  std::vector<SampledPosition> rows = sampler.take();
+  s.rows = rows.size();
+  for (const SampledPosition& r : rows) ++s.rows_per_phase[r.phase];
+  MANAKA_RETURN_NOT_OK(write_database(o.output, s.info, rows));
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return s;
+}
+
+namespace {
+double per(double n, double secs) { return secs > 0 ? n / secs : 0.0; }
+}  // namespace
+
+std::string format_summary(const BuildSummary& s) {
+  const auto& c = s.info.counts;
+  std::string out = "output                " + s.output + "\n";
+  out += "games read            " + std::to_string(s.info.games_read) + "\n";
+  out += "games skipped         " + std::to_string(s.info.games_skipped) + "\n";
+  out += "positions considered  " + std::to_string(c.positions_considered) + "\n";
+  out += "duplicates skipped    " + std::to_string(c.duplicates) + "\n";
+  out += "rows                  " + std::to_string(s.rows) + " of target " + std::to_string(s.info.target) + "\n";
+  for (int p = 0; p < PHASE_NB; ++p) {
+    std::string name = PHASE_NAME[p];
+    name.resize(22, ' ');
+    out += "  " + name.substr(0, 20) + std::to_string(s.rows_per_phase[p]) + " of quota " +
+           std::to_string(s.info.quotas[p]) + " (" + std::to_string(c.offered[p]) + " games offered)\n";
+  }
+  if (!s.first_errors.empty()) {
+    out += "skipped games (first " + std::to_string(s.first_errors.size()) + "):\n";
+    for (const auto& e : s.first_errors) out += "  " + e + "\n";
+  }
+  char line[160];
+  std::snprintf(line, sizeof line, "%.2f s, %.0f positions/s, %.0f games/s\n", s.seconds,
+                per(double(c.positions_considered), s.seconds), per(double(s.info.games_read), s.seconds));
+  return out + line;
+}
+
+std::string summary_json(const BuildSummary& s) {
+  const auto& c = s.info.counts;
+  nlohmann::json phases = nlohmann::json::object();
+  for (int p = 0; p < PHASE_NB; ++p) {
+    phases[PHASE_NAME[p]] = {{"rows", s.rows_per_phase[p]},
+                             {"quota", s.info.quotas[p]},
+                             {"candidates", c.candidates[p]},
+                             {"games_offered", c.offered[p]}};
+  }
+  nlohmann::json sources = nlohmann::json::array();
+  for (const auto& src : s.info.sources)
+    sources.push_back({{"path", src.path}, {"games_read", src.games_read}, {"games_skipped", src.games_skipped}});
+  nlohmann::json j = {
+      {"output", s.output},
+      {"seed", s.info.seed},
+      {"target", s.info.target},
+      {"sources", sources},
+      {"games_read", s.info.games_read},
+      {"games_skipped", s.info.games_skipped},
+      {"positions_considered", c.positions_considered},
+      {"duplicates", c.duplicates},
+      {"rows", s.rows},
+      {"phases", phases},
+      {"first_errors", s.first_errors},
+      {"seconds", s.seconds},
+      {"positions_per_second", per(double(c.positions_considered), s.seconds)},
+  };
+  return j.dump();
+}
+
+}  // namespace manaka::vpd

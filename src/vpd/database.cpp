@@ -1,0 +1,256 @@
+#include "vpd/database.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "core/file.h"
+#include "core/splitmix64.h"
+
+namespace manaka::vpd {
+namespace {
+
+constexpr const char* SCHEMA =
+    "CREATE TABLE metadata(key TEXT PRIMARY KEY, value TEXT);"
+    "CREATE TABLE positions("
+    "id INTEGER PRIMARY KEY, random_key INTEGER NOT NULL, fen TEXT NOT NULL UNIQUE, "
+    "source_split TEXT, source_member TEXT, game_number INTEGER, ply INTEGER, result TEXT, "
+    "side_to_move INTEGER, phase INTEGER, piece_count INTEGER, non_pawn_material INTEGER, "
+    "material_balance INTEGER, legal_moves INTEGER, in_check INTEGER, castling_mask INTEGER, "
+    "halfmove_clock INTEGER);";
+constexpr const char* INDEX = "CREATE INDEX positions_random_key ON positions(random_key);";
+constexpr const char* INSERT_ROW =
+    "INSERT INTO positions VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+constexpr const char* INSERT_METADATA = "INSERT INTO metadata VALUES(?1, ?2)";
+constexpr const char* AT_KEY = "SELECT fen FROM positions WHERE random_key >= ?1 ORDER BY random_key LIMIT 1";
+constexpr const char* FIRST_KEY = "SELECT fen FROM positions ORDER BY random_key LIMIT 1";
+
+struct DbCloser {
+  void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+};
+struct StmtFinalizer {
+  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
+};
+using Db = std::unique_ptr<sqlite3, DbCloser>;
+using Stmt = std::unique_ptr<sqlite3_stmt, StmtFinalizer>;
+
+Status sqlite_error(const std::string& path, sqlite3* db, const std::string& what) {
+  return Status::io(path + ": " + what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
+}
+
+Result<Db> open_db(const std::string& path, const std::string& name, int flags) {
+  sqlite3* raw = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  Db db(raw);
+  if (rc != SQLITE_OK) return sqlite_error(name, raw, "cannot open");
+  sqlite3_extended_result_codes(raw, 1);
+  return db;
+}
+
+Status exec(sqlite3* db, const std::string& name, const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) == SQLITE_OK) return {};
+  std::string msg = err ? err : sqlite3_errmsg(db);
+  sqlite3_free(err);
+  return Status::io(name + ": " + msg);
+}
+
+Result<Stmt> prepare(sqlite3* db, const std::string& name, const char* sql) {
+  sqlite3_stmt* raw = nullptr;
+  if (sqlite3_prepare_v2(db, sql, -1, &raw, nullptr) != SQLITE_OK) return sqlite_error(name, db, "prepare");
+  return Stmt(raw);
+}
+
+void bind_text(sqlite3_stmt* s, int i, const std::string& text) {
+  sqlite3_bind_text(s, i, text.data(), int(text.size()), SQLITE_TRANSIENT);
+}
+
+Status step_done(sqlite3* db, sqlite3_stmt* s, const std::string& name, const std::string& what) {
+  const int rc = sqlite3_step(s);
+  sqlite3_reset(s);
+  sqlite3_clear_bindings(s);
+  if (rc != SQLITE_DONE) return sqlite_error(name, db, what);
+  return {};
+}
+
+nlohmann::json sources_json(const std::vector<SourceInfo>& sources) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const SourceInfo& s : sources) {
+    out.push_back({{"path", s.path},
+                   {"member", s.member},
+                   {"split", s.split.empty() ? nlohmann::json() : nlohmann::json(s.split)},
+                   {"games_read", s.games_read},
+                   {"games_skipped", s.games_skipped}});
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> metadata_rows(const BuildInfo& info,
+                                                               const std::vector<SampledPosition>& rows) {
+  std::array<uint64_t, PHASE_NB> per_phase{};
+  for (const SampledPosition& r : rows) ++per_phase[r.phase];
+  auto n = [](uint64_t v) { return std::to_string(v); };
+  std::vector<std::pair<std::string, std::string>> m = {
+      {"format", FORMAT_NAME},
+      {"format_version", std::to_string(FORMAT_VERSION)},
+      {"sampling", "at most one position per game and phase; reservoir sampling (algorithm R) per phase quota"},
+      {"sampling_seed", n(info.seed)},
+      {"target_size", n(info.target)},
+      {"phase_rule",
+       "opening: ply <= 20 and non_pawn_material >= 50; else endgame: non_pawn_material <= 20 or "
+       "piece_count <= 12; else middlegame"},
+      {"sources", sources_json(info.sources).dump()},
+      {"games_read", n(info.games_read)},
+      {"games_skipped", n(info.games_skipped)},
+      {"positions_considered", n(info.counts.positions_considered)},
+      {"duplicates", n(info.counts.duplicates)},
+      {"rows", n(rows.size())},
+  };
+  for (int p = 0; p < PHASE_NB; ++p) {
+    m.emplace_back(std::string("quota_") + PHASE_NAME[p], n(info.quotas[p]));
+    m.emplace_back(std::string("rows_") + PHASE_NAME[p], n(per_phase[p]));
+    m.emplace_back(std::string("candidates_") + PHASE_NAME[p], n(info.counts.candidates[p]));
+  }
+  m.emplace_back("complete", "true");
+  m.emplace_back("completed_at", info.completed_at);
+  return m;
+}
+
+Status write_into(const std::string& temp, const std::string& name, const BuildInfo& info,
+                  const std::vector<SampledPosition>& rows) {
+  MANAKA_ASSIGN_OR_RETURN(Db db, open_db(temp, name, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
+  // The file is a temporary until renamed, so a crash needs no journal; a
+  // 128 MiB page cache holds most of the fen index of a 1.5M-row build.
+  MANAKA_RETURN_NOT_OK(
+      exec(db.get(), name, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-131072;"));
+  MANAKA_RETURN_NOT_OK(exec(db.get(), name, "BEGIN"));
+  MANAKA_RETURN_NOT_OK(exec(db.get(), name, SCHEMA));
+
+  MANAKA_ASSIGN_OR_RETURN(Stmt insert, prepare(db.get(), name, INSERT_ROW));
+  SplitMix64 keys(info.seed ^ RANDOM_KEY_STREAM);
+  int64_t id = 0;
+  for (const SampledPosition& r : rows) {
+    auto pos = chess::Position::from_fen(r.fen);
+    if (!pos.ok()) return Status::invalid(name + ": sampled FEN refused: " + pos.status().message());
+    const Features f = features_of(*pos);
+    sqlite3_stmt* s = insert.get();
+    sqlite3_bind_int64(s, 1, ++id);
+    sqlite3_bind_int64(s, 2, int64_t(keys.next() >> 1));
+    bind_text(s, 3, f.fen);
+    const SourceInfo& src = info.sources.at(r.source);
+    if (src.split.empty()) sqlite3_bind_null(s, 4);
+    else bind_text(s, 4, src.split);
+    bind_text(s, 5, src.member);
+    sqlite3_bind_int64(s, 6, int64_t(r.game_number));
+    sqlite3_bind_int64(s, 7, r.ply);
+    sqlite3_bind_text(s, 8, RESULT_TOKENS[r.result], -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 9, f.side_to_move);
+    sqlite3_bind_int(s, 10, r.phase);
+    sqlite3_bind_int(s, 11, f.piece_count);
+    sqlite3_bind_int(s, 12, f.non_pawn_material);
+    sqlite3_bind_int(s, 13, f.material_balance);
+    sqlite3_bind_int(s, 14, f.legal_moves);
+    sqlite3_bind_int(s, 15, f.in_check ? 1 : 0);
+    sqlite3_bind_int(s, 16, f.castling_mask);
+    sqlite3_bind_int(s, 17, f.halfmove_clock);
+    MANAKA_RETURN_NOT_OK(step_done(db.get(), s, name, "row " + std::to_string(id) + " (" + f.fen + ")"));
+  }
+  MANAKA_RETURN_NOT_OK(exec(db.get(), name, INDEX));
+
+  MANAKA_ASSIGN_OR_RETURN(Stmt meta, prepare(db.get(), name, INSERT_METADATA));
+  for (const auto& [key, value] : metadata_rows(info, rows)) {
+    bind_text(meta.get(), 1, key);
+    bind_text(meta.get(), 2, value);
+    MANAKA_RETURN_NOT_OK(step_done(db.get(), meta.get(), name, "metadata " + key));
+  }
+  insert.reset();
+  meta.reset();
+  MANAKA_RETURN_NOT_OK(exec(db.get(), name, "COMMIT"));
+  if (sqlite3_close_v2(db.release()) != SQLITE_OK) return Status::io(name + ": cannot close the database");
+  return {};
+}
+
+}  // namespace
+
+std::string source_split(const std::string& path) {
+  std::filesystem::path p(path);
+  for (p = p.parent_path(); !p.empty() && p != p.parent_path(); p = p.parent_path()) {
+    const std::string dir = p.filename().string();
+    if (dir == "train" || dir == "test") return dir;
+  }
+  return "";
+}
+
+std::string source_member(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+Status write_database(const std::string& path, const BuildInfo& info, const std::vector<SampledPosition>& rows) {
+  PendingFile pending(path);
+  ::unlink(pending.path().c_str());  // a leftover of this pid would be opened as a database
+  MANAKA_RETURN_NOT_OK(write_into(pending.path(), path, info, rows));
+  return pending.commit();
+}
+
+struct VpdFile::Handle {
+  std::string path;
+  Db db;
+  Stmt at_key, first_key;
+};
+
+VpdFile::VpdFile(std::unique_ptr<Handle> h) : h_(std::move(h)) {}
+VpdFile::VpdFile(VpdFile&&) noexcept = default;
+VpdFile& VpdFile::operator=(VpdFile&&) noexcept = default;
+VpdFile::~VpdFile() = default;
+
+Result<VpdFile> VpdFile::open(const std::string& path) {
+  auto h = std::make_unique<Handle>();
+  h->path = path;
+  MANAKA_ASSIGN_OR_RETURN(h->db, open_db(path, path, SQLITE_OPEN_READONLY));
+  VpdFile file(std::move(h));
+  MANAKA_ASSIGN_OR_RETURN(std::string format, file.metadata("format"));
+  if (format != FORMAT_NAME) return Status::invalid(path + ": not a VPD1 file (format '" + format + "')");
+  MANAKA_ASSIGN_OR_RETURN(std::string version, file.metadata("format_version"));
+  if (version != std::to_string(FORMAT_VERSION))
+    return Status::invalid(path + ": unsupported VPD1 format_version '" + version + "'");
+  MANAKA_ASSIGN_OR_RETURN(std::string complete, file.metadata("complete"));
+  if (complete != "true") return Status::invalid(path + ": the VPD1 file is not marked complete");
+  MANAKA_ASSIGN_OR_RETURN(file.h_->at_key, prepare(file.h_->db.get(), path, AT_KEY));
+  MANAKA_ASSIGN_OR_RETURN(file.h_->first_key, prepare(file.h_->db.get(), path, FIRST_KEY));
+  return file;
+}
+
+Result<std::string> VpdFile::metadata(const std::string& key) {
+  MANAKA_ASSIGN_OR_RETURN(Stmt s, prepare(h_->db.get(), h_->path, "SELECT value FROM metadata WHERE key = ?1"));
+  bind_text(s.get(), 1, key);
+  const int rc = sqlite3_step(s.get());
+  if (rc == SQLITE_ROW) {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0));
+    return std::string(text ? text : "");
+  }
+  if (rc == SQLITE_DONE) return std::string();
+  return sqlite_error(h_->path, h_->db.get(), "metadata " + key);
+}
+
+Result<uint64_t> VpdFile::rows() {
+  MANAKA_ASSIGN_OR_RETURN(Stmt s, prepare(h_->db.get(), h_->path, "SELECT count(*) FROM positions"));
+  if (sqlite3_step(s.get()) != SQLITE_ROW) return sqlite_error(h_->path, h_->db.get(), "count");
+  return uint64_t(sqlite3_column_int64(s.get(), 0));
+}
+
+Result<std::string> VpdFile::fen_at_key(uint64_t key) {
+  for (sqlite3_stmt* s : {h_->at_key.get(), h_->first_key.get()}) {
+    if (s == h_->at_key.get()) sqlite3_bind_int64(s, 1, int64_t(key & uint64_t(INT64_MAX)));
+    const int rc = sqlite3_step(s);
+    std::string fen;
+    if (rc == SQLITE_ROW) fen = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+    sqlite3_reset(s);
+    if (rc == SQLITE_ROW) return fen;
+    if (rc != SQLITE_DONE) return sqlite_error(h_->path, h_->db.get(), "random_key lookup");
+  }
+  return Status::invalid(h_->path + ": the positions table is empty");
+}
+
+}  // namespace manaka::vpd

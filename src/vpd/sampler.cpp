@@ -1,0 +1,104 @@
+#include "vpd/sampler.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "chess/bitboard.h"
+
+namespace manaka::vpd {
+
+std::array<uint64_t, PHASE_NB> phase_quotas(uint64_t target) {
+  const uint64_t opening = target * QUOTA_PERCENT[OPENING] / 100;
+  const uint64_t endgame = target * QUOTA_PERCENT[ENDGAME] / 100;
+  return {opening, target - opening - endgame, endgame};
+}
+
+uint8_t result_index(std::string_view token) {
+  for (size_t i = 0; i < RESULT_TOKENS.size(); ++i)
+    if (token == RESULT_TOKENS[i]) return uint8_t(i);
+  return uint8_t(RESULT_TOKENS.size() - 1);  // "*": the reader yields no other token
+}
+
+uint64_t fen_hash(std::string_view fen) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : fen) h = (h ^ c) * 0x100000001b3ull;
+  h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+  h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+  return h ^ (h >> 31);
+}
+
+Sampler::Sampler(uint64_t target, uint64_t seed) : quotas_(phase_quotas(target)), rng_(seed) {}
+
+uint64_t Sampler::uniform(uint64_t n) {
+  return uint64_t((static_cast<unsigned __int128>(rng_.next()) * n) >> 64);
+}
+
+uint64_t Sampler::selected() const {
+  uint64_t n = 0;
+  for (auto& r : reservoir_) n += r.size();
+  return n;
+}
+
+void Sampler::add_game(const chess::PgnGame& game, uint64_t game_number, uint32_t source) {
+  ++counts_.games;
+  const uint8_t result = result_index(game.result);
+  std::array<std::optional<SampledPosition>, PHASE_NB> held;
+  std::array<uint64_t, PHASE_NB> eligible{};
+  chess::Position pos = game.start;
+  for (chess::Move m : game.moves) {
+    ++counts_.positions_considered;
+    const int ply = game_ply(pos);
+    const Phase phase = phase_of(ply, pos.non_pawn_material(), chess::popcount(pos.pieces()));
+    ++counts_.candidates[phase];
+    std::string fen = pos.normalized_fen();
+    const uint64_t h = fen_hash(fen);
+    if (selected_.contains(h)) {
+      ++counts_.duplicates;
+    } else if (++eligible[phase] == 1 || uniform(eligible[phase]) == 0) {
+      held[phase] = SampledPosition{std::move(fen), h, game_number, ply, phase, source, result};
+    }
+    pos.do_move(m);
+  }
+  for (auto& h : held) {
+    if (!h) continue;
+    // A FEN repeated in one game at plies of different phases.
+    if (selected_.contains(h->fen_hash)) {
+      ++counts_.duplicates;
+      continue;
+    }
+    offer(std::move(*h));
+  }
+}
+
+void Sampler::offer(SampledPosition&& pos) {
+  const Phase phase = pos.phase;
+  auto& res = reservoir_[phase];
+  const uint64_t n = ++counts_.offered[phase];
+  if (res.size() < quotas_[phase]) {
+    selected_.insert(pos.fen_hash);
+    res.push_back(std::move(pos));
+    return;
+  }
+  const uint64_t j = uniform(n);
+  if (j >= quotas_[phase]) return;
+  selected_.erase(res[j].fen_hash);
+  selected_.insert(pos.fen_hash);
+  res[j] = std::move(pos);
+}
+
+std::vector<SampledPosition> Sampler::take() {
+  std::vector<SampledPosition> out;
+  out.reserve(selected());
+  for (auto& r : reservoir_) {
+    for (auto& p : r) out.push_back(std::move(p));
+    r.clear();
+  }
+  selected_.clear();
+  std::sort(out.begin(), out.end(), [](const SampledPosition& a, const SampledPosition& b) {
+    return a.game_number != b.game_number ? a.game_number < b.game_number : a.ply < b.ply;
+  });
+  return out;
+}
+
+}  // namespace manaka::vpd
