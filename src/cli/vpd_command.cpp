@@ -1,9 +1,10 @@
-// `manaka vpd build|sample`: VPD1 position datasets (docs/vpd1.md).
+// `manaka vpd build|sample|to-parquet`: VPD1 position datasets (docs/vpd1.md).
 //
 // build samples positions from PGN files (plain or zstd-compressed) into
 // one VPD1 SQLite file and prints a summary on stdout (--json: one JSON
 // object); refused games are skipped and counted, not fatal. sample prints
-// FENs drawn through the indexed random_key, one a line.
+// FENs drawn through the indexed random_key, one a line. to-parquet writes
+// the parquet derivative: a Hive-partitioned directory and its manifest.
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -14,6 +15,7 @@
 #include "core/splitmix64.h"
 #include "vpd/build.h"
 #include "vpd/database.h"
+#include "vpd/parquet_export.h"
 
 namespace manaka::cli {
 namespace {
@@ -70,13 +72,37 @@ void add_sample(CLI::App& parent) {
   });
 }
 
+void add_to_parquet(CLI::App& parent) {
+  auto* cmd = parent.add_subcommand(
+      "to-parquet", "a VPD1 file -> Hive-partitioned parquet (source_split, phase) and _manifest.json");
+  struct Args {
+    vpd::ParquetExportOptions o;
+    bool quiet = false;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("file", a->o.input, "a .vpd file")->required();
+  cmd->add_option("-o,--output", a->o.output_dir, "the directory to create")->required();
+  cmd->add_option("--rows-per-file", a->o.rows_per_file, "rows per parquet file at most")
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+  cmd->add_flag("--overwrite", a->o.overwrite, "replace an existing output directory (once the new one is complete)");
+  cmd->add_flag("-q,--quiet", a->quiet, "no progress line");
+  cmd->callback([a] {
+    a->o.progress = !a->quiet;
+    auto summary = vpd::export_parquet(a->o);
+    exit_on_error(summary.status());
+    std::fputs(vpd::format_export_summary(*summary).c_str(), stdout);
+  });
+}
+
 }  // namespace
 
 void add_vpd_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("vpd", "VPD1 chess position datasets: build from PGN, sample");
+  auto* cmd = app.add_subcommand("vpd", "VPD1 chess position datasets: build from PGN, sample, convert to parquet");
   cmd->require_subcommand(1);
   add_build(*cmd);
   add_sample(*cmd);
+  add_to_parquet(*cmd);
 }
 
 }  // namespace manaka::cli

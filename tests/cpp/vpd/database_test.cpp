@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/file.h"
+#include "fixture.h"
 #include "vpd/build.h"
 
 namespace manaka::vpd {
@@ -17,16 +18,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("vpd_test_" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
+using testing::write_file;
+// One scratch directory per test.
+struct TempDir : testing::TempDir {
+  TempDir() : testing::TempDir("vpd_test") {}
 };
-
-void write_file(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-}
 
 constexpr const char* PGN =
     "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1-0\n\n"

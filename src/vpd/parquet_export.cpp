@@ -1,0 +1,438 @@
+#include "vpd/parquet_export.h"
+
+#include <zlib.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "core/file.h"
+#include "core/progress.h"
+#include "shard/parquet_file.h"
+#include "vpd/database.h"
+#include "vpd/features.h"
+
+namespace fs = std::filesystem;
+
+namespace manaka::vpd {
+
+std::string partition_directory(const std::string& split, int phase) {
+  return "source_split=" + (split.empty() ? std::string(HIVE_NULL) : split) + "/phase=" + PHASE_NAME[phase];
+}
+
+std::string part_file_name(uint64_t index) {
+  char name[40];
+  std::snprintf(name, sizeof name, "part-%05llu.parquet", static_cast<unsigned long long>(index));
+  return name;
+}
+
+namespace {
+
+constexpr size_t kHashBuffer = size_t{1} << 20;
+
+std::string hex32(uLong crc) {
+  char out[9];
+  std::snprintf(out, sizeof out, "%08lx", static_cast<unsigned long>(crc & 0xFFFFFFFFul));
+  return out;
+}
+
+}  // namespace
+
+std::string crc32_hex(const std::string& bytes) {
+  return hex32(crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
+}
+
+Result<std::string> crc32_file(const std::string& path) {
+  MANAKA_ASSIGN_OR_RETURN(InputFile in, InputFile::open(path));
+  std::vector<char> buf(kHashBuffer);
+  uLong crc = crc32_z(0, nullptr, 0);
+  for (;;) {
+    MANAKA_ASSIGN_OR_RETURN(size_t n, in.read(buf.data(), buf.size()));
+    if (n == 0) break;
+    crc = crc32_z(crc, reinterpret_cast<const Bytef*>(buf.data()), n);
+  }
+  return hex32(crc);
+}
+
+namespace {
+
+// The stored columns, in the table's order less source_split and phase.
+std::shared_ptr<arrow::Schema> export_schema() {
+  return arrow::schema({
+      arrow::field("id", arrow::int64(), false),
+      arrow::field("random_key", arrow::int64(), false),
+      arrow::field("fen", arrow::utf8(), false),
+      arrow::field("source_member", arrow::utf8()),
+      arrow::field("game_number", arrow::int64()),
+      arrow::field("ply", arrow::int32()),
+      arrow::field("result", arrow::utf8()),
+      arrow::field("side_to_move", arrow::int8()),
+      arrow::field("piece_count", arrow::int8()),
+      arrow::field("non_pawn_material", arrow::int16()),
+      arrow::field("material_balance", arrow::int16()),
+      arrow::field("legal_moves", arrow::int16()),
+      arrow::field("in_check", arrow::boolean()),
+      arrow::field("castling_mask", arrow::int8()),
+      arrow::field("halfmove_clock", arrow::int32()),
+  });
+}
+
+// SELECT column index of each source column.
+enum Col : int {
+  C_ID, C_RANDOM_KEY, C_FEN, C_SPLIT, C_MEMBER, C_GAME, C_PLY, C_RESULT, C_STM, C_PHASE,
+  C_PIECES, C_NPM, C_BALANCE, C_LEGAL, C_CHECK, C_CASTLING, C_HALFMOVE
+};
+constexpr const char* kSelect =
+    "SELECT id, random_key, fen, source_split, source_member, game_number, ply, result, side_to_move, "
+    "phase, piece_count, non_pawn_material, material_balance, legal_moves, in_check, castling_mask, "
+    "halfmove_clock FROM positions ORDER BY id";
+
+// The column builders of one row group in the making.
+struct Builders {
+  arrow::Int64Builder id, random_key, game_number;
+  arrow::StringBuilder fen, member, result;
+  arrow::Int32Builder ply, halfmove;
+  arrow::Int8Builder stm, pieces, castling;
+  arrow::Int16Builder npm, balance, legal;
+  arrow::BooleanBuilder in_check;
+  int64_t rows = 0;
+
+  Result<std::shared_ptr<arrow::RecordBatch>> finish(const std::shared_ptr<arrow::Schema>& schema) {
+    std::vector<std::shared_ptr<arrow::Array>> cols;
+    arrow::ArrayBuilder* order[] = {&id, &random_key, &fen, &member, &game_number, &ply, &result, &stm,
+                                    &pieces, &npm, &balance, &legal, &in_check, &castling, &halfmove};
+    for (auto* b : order) {
+      std::shared_ptr<arrow::Array> a;
+      MANAKA_RETURN_NOT_OK(shard::from_arrow(b->Finish(&a), "building a row group"));
+      cols.push_back(std::move(a));
+    }
+    auto batch = arrow::RecordBatch::Make(schema, rows, std::move(cols));
+    rows = 0;
+    return batch;
+  }
+};
+
+// One partition directory: its open file and the row group being built.
+struct Partition {
+  std::string dir;  // relative
+  uint64_t next_part = 0;
+  std::unique_ptr<shard::ParquetFileWriter> writer;
+  ParquetFileInfo info;  // of the open file
+  Builders b;
+};
+
+class Exporter {
+ public:
+  Exporter(const ParquetExportOptions& o, std::string root) : o_(o), root_(std::move(root)) {}
+
+  Status add_row(sqlite3_stmt* st, std::vector<ParquetFileInfo>& done);
+  Status finish(std::vector<ParquetFileInfo>& done);
+
+ private:
+  Status flush(Partition& p, std::vector<ParquetFileInfo>& done);
+  // Commits the partition's open file and records its size and checksum.
+  Status close_file(Partition& p, std::vector<ParquetFileInfo>& done);
+
+  const ParquetExportOptions& o_;
+  std::string root_;
+  std::shared_ptr<arrow::Schema> schema_ = export_schema();
+  std::map<std::pair<int, int>, Partition> parts_;  // (split code, phase)
+};
+
+std::string where(int64_t id, const char* column) {
+  return "positions row id " + std::to_string(id) + ", column " + column + ": ";
+}
+
+// Appends an integer column value, NULL as null, refusing a value outside T.
+template <typename Builder, typename T = typename Builder::value_type>
+Status append_int(Builder& b, sqlite3_stmt* st, int col, int64_t id, const char* name) {
+  const int type = sqlite3_column_type(st, col);
+  if (type == SQLITE_NULL) return shard::from_arrow(b.AppendNull(), "append");
+  if (type != SQLITE_INTEGER) return Status::invalid(where(id, name) + "not an integer");
+  const int64_t v = sqlite3_column_int64(st, col);
+  if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
+    return Status::invalid(where(id, name) + std::to_string(v) + " does not fit the parquet column");
+  return shard::from_arrow(b.Append(static_cast<T>(v)), "append");
+}
+
+Status append_text(arrow::StringBuilder& b, sqlite3_stmt* st, int col, int64_t id, const char* name) {
+  const int type = sqlite3_column_type(st, col);
+  if (type == SQLITE_NULL) return shard::from_arrow(b.AppendNull(), "append");
+  if (type != SQLITE_TEXT) return Status::invalid(where(id, name) + "not text");
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, col));
+  return shard::from_arrow(b.Append(p, sqlite3_column_bytes(st, col)), "append");
+}
+
+Status Exporter::add_row(sqlite3_stmt* st, std::vector<ParquetFileInfo>& done) {
+  const int64_t id = sqlite3_column_int64(st, C_ID);
+  // The partition: split NULL, train or test; phase 0..2.
+  int split = 0;
+  std::string split_text;
+  if (sqlite3_column_type(st, C_SPLIT) != SQLITE_NULL) {
+    split_text = reinterpret_cast<const char*>(sqlite3_column_text(st, C_SPLIT));
+    if (split_text == "train") split = 1;
+    else if (split_text == "test") split = 2;
+    else return Status::invalid(where(id, "source_split") + "'" + split_text + "' is not train, test or NULL");
+  }
+  if (sqlite3_column_type(st, C_PHASE) != SQLITE_INTEGER)
+    return Status::invalid(where(id, "phase") + "not an integer");
+  const int64_t phase = sqlite3_column_int64(st, C_PHASE);
+  if (phase < 0 || phase >= PHASE_NB)
+    return Status::invalid(where(id, "phase") + std::to_string(phase) + " is not 0, 1 or 2");
+  auto [it, fresh] = parts_.try_emplace({split, static_cast<int>(phase)});
+  Partition& p = it->second;
+  if (fresh) {
+    p.dir = partition_directory(split_text, static_cast<int>(phase));
+    std::error_code ec;
+    fs::create_directories(root_ + "/" + p.dir, ec);
+    if (ec) return Status::io(root_ + "/" + p.dir + ": cannot create: " + ec.message());
+  }
+  if (!p.writer) {
+    p.info = ParquetFileInfo{};
+    p.info.path = p.dir + "/" + part_file_name(p.next_part++);
+    p.info.min_id = id;
+    shard::ParquetOptions po;
+    po.row_group_rows = PARQUET_ROW_GROUP_ROWS;
+    po.no_dictionary = {"id", "random_key", "fen"};
+    MANAKA_ASSIGN_OR_RETURN(p.writer, shard::ParquetFileWriter::open(root_ + "/" + p.info.path, schema_, po));
+  }
+  Builders& b = p.b;
+  if (sqlite3_column_type(st, C_ID) != SQLITE_INTEGER || sqlite3_column_type(st, C_RANDOM_KEY) != SQLITE_INTEGER ||
+      sqlite3_column_type(st, C_FEN) != SQLITE_TEXT)
+    return Status::invalid(where(id, "id, random_key or fen") + "NULL or of another type");
+  MANAKA_RETURN_NOT_OK(append_int(b.id, st, C_ID, id, "id"));
+  MANAKA_RETURN_NOT_OK(append_int(b.random_key, st, C_RANDOM_KEY, id, "random_key"));
+  MANAKA_RETURN_NOT_OK(append_text(b.fen, st, C_FEN, id, "fen"));
+  MANAKA_RETURN_NOT_OK(append_text(b.member, st, C_MEMBER, id, "source_member"));
+  MANAKA_RETURN_NOT_OK(append_int(b.game_number, st, C_GAME, id, "game_number"));
+  MANAKA_RETURN_NOT_OK(append_int(b.ply, st, C_PLY, id, "ply"));
+  MANAKA_RETURN_NOT_OK(append_text(b.result, st, C_RESULT, id, "result"));
+  MANAKA_RETURN_NOT_OK(append_int(b.stm, st, C_STM, id, "side_to_move"));
+  MANAKA_RETURN_NOT_OK(append_int(b.pieces, st, C_PIECES, id, "piece_count"));
+  MANAKA_RETURN_NOT_OK(append_int(b.npm, st, C_NPM, id, "non_pawn_material"));
+  MANAKA_RETURN_NOT_OK(append_int(b.balance, st, C_BALANCE, id, "material_balance"));
+  MANAKA_RETURN_NOT_OK(append_int(b.legal, st, C_LEGAL, id, "legal_moves"));
+  if (sqlite3_column_type(st, C_CHECK) == SQLITE_NULL) {
+    MANAKA_RETURN_NOT_OK(shard::from_arrow(b.in_check.AppendNull(), "append"));
+  } else {
+    const int64_t v = sqlite3_column_int64(st, C_CHECK);
+    if (sqlite3_column_type(st, C_CHECK) != SQLITE_INTEGER || (v != 0 && v != 1))
+      return Status::invalid(where(id, "in_check") + "not 0 or 1");
+    MANAKA_RETURN_NOT_OK(shard::from_arrow(b.in_check.Append(v == 1), "append"));
+  }
+  MANAKA_RETURN_NOT_OK(append_int(b.castling, st, C_CASTLING, id, "castling_mask"));
+  MANAKA_RETURN_NOT_OK(append_int(b.halfmove, st, C_HALFMOVE, id, "halfmove_clock"));
+  ++b.rows;
+  p.info.max_id = id;
+  // A row group ends at 65,536 rows or where the file must end.
+  const uint64_t in_file = p.info.rows + static_cast<uint64_t>(b.rows);
+  if (b.rows == PARQUET_ROW_GROUP_ROWS || in_file == o_.rows_per_file) return flush(p, done);
+  return {};
+}
+
+// Writes the pending row group; closes the file when it is full.
+Status Exporter::close_file(Partition& p, std::vector<ParquetFileInfo>& done) {
+  MANAKA_RETURN_NOT_OK(p.writer->commit());
+  p.writer.reset();
+  const std::string path = root_ + "/" + p.info.path;
+  std::error_code ec;
+  p.info.bytes = fs::file_size(path, ec);
+  if (ec) return Status::io(path + ": " + ec.message());
+  MANAKA_ASSIGN_OR_RETURN(p.info.crc32, crc32_file(path));
+  done.push_back(p.info);
+  return {};
+}
+
+Status Exporter::flush(Partition& p, std::vector<ParquetFileInfo>& done) {
+  if (p.b.rows > 0) {
+    const int64_t rows = p.b.rows;
+    MANAKA_ASSIGN_OR_RETURN(auto batch, p.b.finish(schema_));
+    MANAKA_RETURN_NOT_OK(p.writer->write(batch));
+    p.info.rows += static_cast<uint64_t>(rows);
+    ++p.info.row_groups;
+  }
+  if (p.info.rows == o_.rows_per_file) {
+    MANAKA_RETURN_NOT_OK(close_file(p, done));
+  }
+  return {};
+}
+
+Status Exporter::finish(std::vector<ParquetFileInfo>& done) {
+  for (auto& [key, p] : parts_) {
+    if (!p.writer) continue;
+    MANAKA_RETURN_NOT_OK(flush(p, done));
+    if (!p.writer) continue;
+    // The last, short file of the partition.
+    MANAKA_RETURN_NOT_OK(close_file(p, done));
+  }
+  return {};
+}
+
+// Removes the temporary directory unless released.
+struct TempDir {
+  std::string path;
+  bool keep = false;
+  ~TempDir() {
+    if (keep) return;
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+Status sqlite_error(const std::string& path, sqlite3* db) { return Status::io(path + ": " + sqlite3_errmsg(db)); }
+
+Status write_rows(const ParquetExportOptions& o, const std::string& root, uint64_t total_rows,
+                  uint64_t source_bytes, std::vector<ParquetFileInfo>& files) {
+  sqlite3* raw = nullptr;
+  const int rc = sqlite3_open_v2(o.input.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+  std::unique_ptr<sqlite3, int (*)(sqlite3*)> db(raw, sqlite3_close);
+  if (rc != SQLITE_OK) return sqlite_error(o.input, raw);
+  sqlite3_stmt* st_raw = nullptr;
+  if (sqlite3_prepare_v2(raw, kSelect, -1, &st_raw, nullptr) != SQLITE_OK) return sqlite_error(o.input, raw);
+  std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> st(st_raw, sqlite3_finalize);
+  Exporter ex(o, root);
+  Progress progress(o.input, source_bytes);
+  progress.set_enabled(o.progress);
+  uint64_t rows = 0;
+  for (;;) {
+    const int step = sqlite3_step(st_raw);
+    if (step == SQLITE_DONE) break;
+    if (step != SQLITE_ROW) return sqlite_error(o.input, raw);
+    MANAKA_RETURN_NOT_OK(ex.add_row(st_raw, files));
+    ++rows;
+    // The byte count is the share of the source file the rows done stand for.
+    progress.update(total_rows ? source_bytes * std::min(rows, total_rows) / total_rows : 0, rows);
+  }
+  MANAKA_RETURN_NOT_OK(ex.finish(files));
+  progress.update(source_bytes, rows);
+  progress.finish();
+  return {};
+}
+
+// Refuses an output that is the input or holds it (--overwrite would remove it).
+Status check_paths(const ParquetExportOptions& o) {
+  std::error_code ec;
+  const fs::path in = fs::weakly_canonical(o.input, ec);
+  const fs::path out = fs::weakly_canonical(o.output_dir, ec);
+  if (ec) return Status::io(o.output_dir + ": " + ec.message());
+  const auto [mismatch, rest] = std::mismatch(out.begin(), out.end(), in.begin(), in.end());
+  if (mismatch == out.end()) return Status::invalid(o.output_dir + ": the output directory would contain the input " + o.input);
+  return {};
+}
+
+}  // namespace
+
+Result<ParquetExportSummary> export_parquet(const ParquetExportOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  if (o.rows_per_file == 0) return Status::invalid("--rows-per-file must be at least 1");
+  MANAKA_ASSIGN_OR_RETURN(VpdFile vpd, VpdFile::open(o.input));
+  MANAKA_ASSIGN_OR_RETURN(uint64_t total_rows, vpd.rows());
+  MANAKA_RETURN_NOT_OK(check_paths(o));
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(o.output_dir, ec)) && !o.overwrite)
+    return Status::invalid(o.output_dir + ": already exists (--overwrite replaces it)");
+
+  ParquetExportSummary s;
+  s.input = o.input;
+  s.output_dir = o.output_dir;
+  s.rows_per_file = o.rows_per_file;
+  s.source_bytes = fs::file_size(o.input, ec);
+  if (ec) return Status::io(o.input + ": " + ec.message());
+  MANAKA_ASSIGN_OR_RETURN(s.source_crc32, crc32_file(o.input));
+
+  TempDir temp{temporary_path(o.output_dir)};
+  fs::remove_all(temp.path, ec);
+  if (!fs::create_directories(temp.path, ec) || ec)
+    return Status::io(temp.path + ": cannot create: " + (ec ? ec.message() : "exists"));
+  MANAKA_RETURN_NOT_OK(write_rows(o, temp.path, total_rows, s.source_bytes, s.files));
+  std::sort(s.files.begin(), s.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+  for (const auto& f : s.files) s.rows += f.rows;
+  if (s.rows != total_rows)
+    return Status::invalid(o.input + ": read " + std::to_string(s.rows) + " rows, metadata says " +
+                           std::to_string(total_rows));
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  {
+    MANAKA_ASSIGN_OR_RETURN(OutputFile manifest, OutputFile::create(temp.path + "/" + PARQUET_MANIFEST_NAME));
+    const std::string text = manifest_json(s);
+    MANAKA_RETURN_NOT_OK(manifest.write_all(text.data(), text.size()));
+    MANAKA_RETURN_NOT_OK(manifest.close());
+  }
+
+  // Into place: an existing output is moved aside first and removed only
+  // once the new one holds its name.
+  const std::string aside = o.output_dir + ".old-" + temp.path.substr(temp.path.rfind('-') + 1);
+  const bool replacing = fs::exists(fs::symlink_status(o.output_dir, ec));
+  if (replacing) {
+    fs::rename(o.output_dir, aside, ec);
+    if (ec) return Status::io(o.output_dir + ": cannot move aside: " + ec.message());
+  }
+  fs::rename(temp.path, o.output_dir, ec);
+  if (ec) {
+    Status st = Status::io(o.output_dir + ": cannot rename " + temp.path + " into place: " + ec.message());
+    if (replacing) fs::rename(aside, o.output_dir, ec);
+    return st;
+  }
+  temp.keep = true;
+  if (replacing) fs::remove_all(aside, ec);
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return s;
+}
+
+std::string manifest_json(const ParquetExportSummary& s) {
+  nlohmann::ordered_json j;
+  j["format"] = PARQUET_MANIFEST_FORMAT;
+  j["format_version"] = PARQUET_MANIFEST_VERSION;
+  j["checksum"] = "crc32";
+  j["source"] = {{"file", fs::path(s.input).filename().string()},
+                 {"bytes", s.source_bytes},
+                 {"crc32", s.source_crc32}};
+  j["rows"] = s.rows;
+  j["partitioning"] = {"source_split", "phase"};
+  j["compression"] = "zstd";
+  j["row_group_rows"] = PARQUET_ROW_GROUP_ROWS;
+  j["rows_per_file"] = s.rows_per_file;
+  auto files = nlohmann::ordered_json::array();
+  for (const auto& f : s.files) {
+    files.push_back({{"path", f.path},
+                     {"rows", f.rows},
+                     {"bytes", f.bytes},
+                     {"row_groups", f.row_groups},
+                     {"min_id", f.min_id},
+                     {"max_id", f.max_id},
+                     {"crc32", f.crc32}});
+  }
+  j["files"] = std::move(files);
+  return j.dump(2) + "\n";
+}
+
+std::string format_export_summary(const ParquetExportSummary& s) {
+  uint64_t bytes = 0;
+  std::map<std::string, uint64_t> per_dir;
+  for (const auto& f : s.files) {
+    bytes += f.bytes;
+    per_dir[f.path.substr(0, f.path.rfind('/'))] += f.rows;
+  }
+  char line[256];
+  std::string out;
+  std::snprintf(line, sizeof line, "%s -> %s: %llu rows in %zu files (%s), %zu partitions\n", s.input.c_str(),
+                s.output_dir.c_str(), static_cast<unsigned long long>(s.rows), s.files.size(),
+                format_bytes(static_cast<double>(bytes)).c_str(), per_dir.size());
+  out += line;
+  for (const auto& [dir, rows] : per_dir) {
+    std::snprintf(line, sizeof line, "  %-55s %llu rows\n", dir.c_str(), static_cast<unsigned long long>(rows));
+    out += line;
+  }
+  const double rate = s.seconds > 0 ? static_cast<double>(s.rows) / s.seconds : 0;
+  std::snprintf(line, sizeof line, "%.2f s, %s rows/s\n", s.seconds, format_count(rate).c_str());
+  out += line;
+  return out;
+}
+
+}  // namespace manaka::vpd
