@@ -1,10 +1,12 @@
-// `manaka vpd build|sample|to-parquet`: VPD1 position datasets (docs/vpd1.md).
+// `manaka vpd build|sample|to-parquet|report`: VPD1 position datasets (docs/vpd1.md).
 //
 // build samples positions from PGN files (plain or zstd-compressed) into
 // one VPD1 SQLite file and prints a summary on stdout (--json: one JSON
 // object); refused games are skipped and counted, not fatal. sample prints
 // FENs drawn through the indexed random_key, one a line. to-parquet writes
 // the parquet derivative: a Hive-partitioned directory and its manifest.
+// report prints the variance report (--json: its JSON); --write stores it
+// in the file's metadata (variance_report, high_variance).
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -16,6 +18,7 @@
 #include "vpd/build.h"
 #include "vpd/database.h"
 #include "vpd/parquet_export.h"
+#include "vpd/variance.h"
 
 namespace manaka::cli {
 namespace {
@@ -95,14 +98,36 @@ void add_to_parquet(CLI::App& parent) {
   });
 }
 
+void add_report(CLI::App& parent) {
+  auto* cmd = parent.add_subcommand(
+      "report", "the variance report of a VPD1 file: declared thresholds, high_variance when all pass");
+  struct Args {
+    std::string file;
+    bool json = false, write = false;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("file", a->file, "a .vpd file")->required();
+  cmd->add_flag("--json", a->json, "print the report as one JSON object");
+  cmd->add_flag("--write", a->write,
+                "store the report in the file's metadata (variance_report, high_variance); modifies FILE");
+  cmd->callback([a] {
+    auto report = vpd::variance_report(a->file);
+    exit_on_error(report.status());
+    if (a->write) exit_on_error(vpd::write_variance_metadata(a->file, *report));
+    if (a->json) std::printf("%s\n", vpd::report_json(*report).c_str());
+    else std::fputs(vpd::format_report(*report).c_str(), stdout);
+  });
+}
+
 }  // namespace
 
 void add_vpd_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("vpd", "VPD1 chess position datasets: build from PGN, sample, convert to parquet");
+  auto* cmd = app.add_subcommand("vpd", "VPD1 chess position datasets: build from PGN, sample, convert to parquet, variance report");
   cmd->require_subcommand(1);
   add_build(*cmd);
   add_sample(*cmd);
   add_to_parquet(*cmd);
+  add_report(*cmd);
 }
 
 }  // namespace manaka::cli

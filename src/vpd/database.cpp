@@ -10,6 +10,7 @@
 
 #include "core/file.h"
 #include "core/splitmix64.h"
+#include "vpd/sqlite.h"
 
 namespace manaka::vpd {
 namespace {
@@ -28,54 +29,6 @@ constexpr const char* INSERT_ROW =
 constexpr const char* INSERT_METADATA = "INSERT INTO metadata VALUES(?1, ?2)";
 constexpr const char* AT_KEY = "SELECT fen FROM positions WHERE random_key >= ?1 ORDER BY random_key LIMIT 1";
 constexpr const char* FIRST_KEY = "SELECT fen FROM positions ORDER BY random_key LIMIT 1";
-
-struct DbCloser {
-  void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
-};
-struct StmtFinalizer {
-  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
-};
-using Db = std::unique_ptr<sqlite3, DbCloser>;
-using Stmt = std::unique_ptr<sqlite3_stmt, StmtFinalizer>;
-
-Status sqlite_error(const std::string& path, sqlite3* db, const std::string& what) {
-  return Status::io(path + ": " + what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
-}
-
-Result<Db> open_db(const std::string& path, const std::string& name, int flags) {
-  sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
-  Db db(raw);
-  if (rc != SQLITE_OK) return sqlite_error(name, raw, "cannot open");
-  sqlite3_extended_result_codes(raw, 1);
-  return db;
-}
-
-Status exec(sqlite3* db, const std::string& name, const char* sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) == SQLITE_OK) return {};
-  std::string msg = err ? err : sqlite3_errmsg(db);
-  sqlite3_free(err);
-  return Status::io(name + ": " + msg);
-}
-
-Result<Stmt> prepare(sqlite3* db, const std::string& name, const char* sql) {
-  sqlite3_stmt* raw = nullptr;
-  if (sqlite3_prepare_v2(db, sql, -1, &raw, nullptr) != SQLITE_OK) return sqlite_error(name, db, "prepare");
-  return Stmt(raw);
-}
-
-void bind_text(sqlite3_stmt* s, int i, const std::string& text) {
-  sqlite3_bind_text(s, i, text.data(), int(text.size()), SQLITE_TRANSIENT);
-}
-
-Status step_done(sqlite3* db, sqlite3_stmt* s, const std::string& name, const std::string& what) {
-  const int rc = sqlite3_step(s);
-  sqlite3_reset(s);
-  sqlite3_clear_bindings(s);
-  if (rc != SQLITE_DONE) return sqlite_error(name, db, what);
-  return {};
-}
 
 nlohmann::json sources_json(const std::vector<SourceInfo>& sources) {
   nlohmann::json out = nlohmann::json::array();
@@ -223,15 +176,7 @@ Result<VpdFile> VpdFile::open(const std::string& path) {
 }
 
 Result<std::string> VpdFile::metadata(const std::string& key) {
-  MANAKA_ASSIGN_OR_RETURN(Stmt s, prepare(h_->db.get(), h_->path, "SELECT value FROM metadata WHERE key = ?1"));
-  bind_text(s.get(), 1, key);
-  const int rc = sqlite3_step(s.get());
-  if (rc == SQLITE_ROW) {
-    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0));
-    return std::string(text ? text : "");
-  }
-  if (rc == SQLITE_DONE) return std::string();
-  return sqlite_error(h_->path, h_->db.get(), "metadata " + key);
+  return metadata_value(h_->db.get(), h_->path, key);
 }
 
 Result<uint64_t> VpdFile::rows() {

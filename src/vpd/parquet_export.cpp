@@ -18,6 +18,7 @@
 #include "shard/parquet_file.h"
 #include "vpd/database.h"
 #include "vpd/features.h"
+#include "vpd/sqlite.h"
 
 namespace fs = std::filesystem;
 
@@ -286,17 +287,12 @@ struct TempDir {
   }
 };
 
-Status sqlite_error(const std::string& path, sqlite3* db) { return Status::io(path + ": " + sqlite3_errmsg(db)); }
-
 Status write_rows(const ParquetExportOptions& o, const std::string& root, uint64_t total_rows,
                   uint64_t source_bytes, std::vector<ParquetFileInfo>& files) {
-  sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(o.input.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-  std::unique_ptr<sqlite3, int (*)(sqlite3*)> db(raw, sqlite3_close);
-  if (rc != SQLITE_OK) return sqlite_error(o.input, raw);
-  sqlite3_stmt* st_raw = nullptr;
-  if (sqlite3_prepare_v2(raw, kSelect, -1, &st_raw, nullptr) != SQLITE_OK) return sqlite_error(o.input, raw);
-  std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> st(st_raw, sqlite3_finalize);
+  MANAKA_ASSIGN_OR_RETURN(Db db, open_db(o.input, o.input, SQLITE_OPEN_READONLY));
+  MANAKA_ASSIGN_OR_RETURN(Stmt st, prepare(db.get(), o.input, kSelect));
+  sqlite3* raw = db.get();
+  sqlite3_stmt* st_raw = st.get();
   Exporter ex(o, root);
   Progress progress(o.input, source_bytes);
   progress.set_enabled(o.progress);
@@ -304,7 +300,7 @@ Status write_rows(const ParquetExportOptions& o, const std::string& root, uint64
   for (;;) {
     const int step = sqlite3_step(st_raw);
     if (step == SQLITE_DONE) break;
-    if (step != SQLITE_ROW) return sqlite_error(o.input, raw);
+    if (step != SQLITE_ROW) return sqlite_error(o.input, raw, "reading the positions");
     MANAKA_RETURN_NOT_OK(ex.add_row(st_raw, files));
     ++rows;
     // The byte count is the share of the source file the rows done stand for.

@@ -1,0 +1,197 @@
+#include "vpd/variance.h"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string_view>
+#include <utility>
+#include <algorithm>
+#include <cstdlib>
+
+#include "vpd/database.h"
+#include "vpd/features.h"
+#include "vpd/sqlite.h"
+
+namespace manaka::vpd {
+namespace {
+
+
+// One scan, in column order; every feature the checks read.
+constexpr const char* SCAN =
+    "SELECT phase, result, side_to_move, legal_moves, piece_count, material_balance, castling_mask, in_check "
+    "FROM positions";
+constexpr const char* UPSERT_METADATA =
+    "INSERT INTO metadata(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value";
+constexpr std::array<const char*, 3> DECIDED_RESULTS = {"1-0", "0-1", "1/2-1/2"};
+
+// The same refusals as VpdFile::open.
+Status check_complete(sqlite3* db, const std::string& path) {
+  MANAKA_ASSIGN_OR_RETURN(std::string format, metadata_value(db, path, "format"));
+  if (format != FORMAT_NAME) return Status::invalid(path + ": not a VPD1 file (format '" + format + "')");
+  MANAKA_ASSIGN_OR_RETURN(std::string version, metadata_value(db, path, "format_version"));
+  if (version != std::to_string(FORMAT_VERSION))
+    return Status::invalid(path + ": unsupported VPD1 format_version '" + version + "'");
+  MANAKA_ASSIGN_OR_RETURN(std::string complete, metadata_value(db, path, "complete"));
+  if (complete != "true") return Status::invalid(path + ": the VPD1 file is not marked complete");
+  return {};
+}
+
+// Exact integer moments of one column; the population standard deviation.
+struct Moments {
+  uint64_t n = 0;
+  __int128 sum = 0, sum_sq = 0;
+  void add(int64_t x) {
+    ++n;
+    sum += x;
+    sum_sq += __int128(x) * x;
+  }
+  double stddev() const {
+    if (n == 0) return 0;
+    // n^2 var = n sum_sq - sum^2, exact in 128 bits for |x| < 2^31 and n < 2^40.
+    const __int128 scaled = __int128(n) * sum_sq - sum * sum;
+    return std::sqrt(double(scaled) / double(n) / double(n));
+  }
+};
+
+struct Tally {
+  uint64_t rows = 0;
+  std::array<uint64_t, PHASE_NB> phase{};
+  std::array<uint64_t, DECIDED_RESULTS.size()> result{};
+  uint64_t white = 0, imbalanced = 0, in_check = 0;
+  Moments legal_moves, piece_count;
+  std::set<int64_t> castling;
+};
+
+Result<Tally> scan(sqlite3* db, const std::string& path) {
+  MANAKA_ASSIGN_OR_RETURN(Stmt s, prepare(db, path, SCAN));
+  Tally t;
+  int rc;
+  auto is_null = [&](int col) { return sqlite3_column_type(s.get(), col) == SQLITE_NULL; };
+  auto int_at = [&](int col) { return sqlite3_column_int64(s.get(), col); };
+  while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+    ++t.rows;
+    if (!is_null(0) && int_at(0) >= 0 && int_at(0) < PHASE_NB) ++t.phase[size_t(int_at(0))];
+    if (const auto* r = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 1))) {
+      for (size_t i = 0; i < DECIDED_RESULTS.size(); ++i)
+        if (std::string_view(r) == DECIDED_RESULTS[i]) ++t.result[i];
+    }
+    if (!is_null(2) && int_at(2) == 1) ++t.white;
+    if (!is_null(3)) t.legal_moves.add(int_at(3));
+    if (!is_null(4)) t.piece_count.add(int_at(4));
+    if (!is_null(5) && int_at(5) != 0) ++t.imbalanced;
+    if (!is_null(6)) t.castling.insert(int_at(6));
+    if (!is_null(7) && int_at(7) == 1) ++t.in_check;
+  }
+  if (rc != SQLITE_DONE) return sqlite_error(path, db, "positions scan");
+  return t;
+}
+
+double share(uint64_t part, uint64_t whole) { return whole ? double(part) / double(whole) : 0.0; }
+
+VarianceCheck at_least(const char* name, double value, double threshold) {
+  return {name, value, threshold, ">=", value >= threshold};
+}
+VarianceCheck at_most(const char* name, double value, double threshold) {
+  return {name, value, threshold, "<=", value <= threshold};
+}
+
+}  // namespace
+
+Result<VarianceReport> variance_report(const std::string& path, const VarianceThresholds& th) {
+  MANAKA_ASSIGN_OR_RETURN(Db db, open_db(path, path, SQLITE_OPEN_READONLY));
+  MANAKA_RETURN_NOT_OK(check_complete(db.get(), path));
+  MANAKA_ASSIGN_OR_RETURN(std::string target_text, metadata_value(db.get(), path, "target_size"));
+  MANAKA_ASSIGN_OR_RETURN(Tally t, scan(db.get(), path));
+
+  VarianceReport r;
+  r.rows = t.rows;
+  char* end = nullptr;
+  const unsigned long long target = std::strtoull(target_text.c_str(), &end, 10);
+  if (!target_text.empty() && *end == '\0') r.target_size = target;
+
+  const double size_threshold = std::max(th.min_size_fraction * double(r.target_size), double(th.min_rows));
+  r.checks.push_back(at_least("corpus_size", double(t.rows), size_threshold));
+
+  double entropy = 0, min_phase = 1;
+  for (uint64_t n : t.phase) {
+    const double p = share(n, t.rows);
+    if (p > 0) entropy -= p * std::log2(p);
+    min_phase = std::min(min_phase, p);
+  }
+  r.checks.push_back(at_least("phase_entropy_bits", entropy, th.min_phase_entropy_bits));
+  r.checks.push_back(at_least("min_phase_share", min_phase, th.min_phase_share));
+
+  uint64_t decided = 0;
+  for (uint64_t n : t.result) decided += n;
+  double min_result = 1;
+  for (uint64_t n : t.result) min_result = std::min(min_result, share(n, decided));
+  r.checks.push_back(at_least("min_result_share", min_result, th.min_result_share));
+
+  r.checks.push_back(at_most("side_to_move_imbalance", std::fabs(share(t.white, t.rows) - 0.5),
+                             th.max_side_to_move_imbalance));
+  r.checks.push_back(at_least("legal_moves_std", t.legal_moves.stddev(), th.min_legal_moves_std));
+  r.checks.push_back(at_least("piece_count_std", t.piece_count.stddev(), th.min_piece_count_std));
+  r.checks.push_back(
+      at_least("material_imbalance_share", share(t.imbalanced, t.rows), th.min_material_imbalance_share));
+  r.checks.push_back(at_least("castling_states", double(t.castling.size()), double(th.min_castling_states)));
+  r.checks.push_back(at_least("in_check_share", share(t.in_check, t.rows), th.min_in_check_share));
+
+  r.high_variance = true;
+  for (const VarianceCheck& c : r.checks) r.high_variance = r.high_variance && c.pass;
+  return r;
+}
+
+std::string report_json(const VarianceReport& r) {
+  nlohmann::json checks = nlohmann::json::array();
+  for (const VarianceCheck& c : r.checks) {
+    checks.push_back({{"name", c.name},
+                      {"value", c.value},
+                      {"threshold", c.threshold},
+                      {"comparison", c.comparison},
+                      {"pass", c.pass}});
+  }
+  nlohmann::json out = {{"format", "VPD1-variance"},  {"version", 1},
+                        {"rows", r.rows},             {"target_size", r.target_size},
+                        {"high_variance", r.high_variance}, {"checks", checks}};
+  return out.dump();
+}
+
+std::string format_report(const VarianceReport& r) {
+  std::string out;
+  char line[160];
+  std::snprintf(line, sizeof line, "%-26s %14s    %14s  %s\n", "check", "value", "threshold", "pass");
+  out += line;
+  for (const VarianceCheck& c : r.checks) {
+    std::snprintf(line, sizeof line, "%-26s %14.6g %s %14.6g  %s\n", c.name.c_str(), c.value, c.comparison.c_str(),
+                  c.threshold, c.pass ? "yes" : "NO");
+    out += line;
+  }
+  out += std::string("high_variance              ") + (r.high_variance ? "true" : "false") + "\n";
+  return out;
+}
+
+Status write_variance_metadata(const std::string& path, const VarianceReport& report) {
+  MANAKA_ASSIGN_OR_RETURN(Db db, open_db(path, path, SQLITE_OPEN_READWRITE));
+  MANAKA_RETURN_NOT_OK(check_complete(db.get(), path));
+  MANAKA_RETURN_NOT_OK(exec(db.get(), path, "BEGIN IMMEDIATE"));
+  MANAKA_ASSIGN_OR_RETURN(Stmt s, prepare(db.get(), path, UPSERT_METADATA));
+  const std::array<std::pair<std::string, std::string>, 2> rows = {
+      std::pair<std::string, std::string>{"variance_report", report_json(report)},
+      {"high_variance", report.high_variance ? "true" : "false"}};
+  for (const auto& [key, value] : rows) {
+    bind_text(s.get(), 1, key);
+    bind_text(s.get(), 2, value);
+    MANAKA_RETURN_NOT_OK(step_done(db.get(), s.get(), path, "metadata " + key));  // closing rolls back
+  }
+  s.reset();
+  MANAKA_RETURN_NOT_OK(exec(db.get(), path, "COMMIT"));
+  if (sqlite3_close_v2(db.release()) != SQLITE_OK) return Status::io(path + ": cannot close the database");
+  return {};
+}
+
+}  // namespace manaka::vpd
