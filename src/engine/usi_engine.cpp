@@ -6,7 +6,7 @@ namespace manaka::engine {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = std::chrono::steady_clock;  // the same as UsiEngine::Clock
 // How long an engine that closed its output is given to exit, so that the
 // error can say how it ended.
 constexpr int kExitWaitMs = 500;
@@ -47,24 +47,24 @@ Status UsiEngine::send(const std::string& line, const std::string& doing) {
   return fail(doing, "cannot send \"" + line + "\": the engine has gone", kExitWaitMs);
 }
 
+Status UsiEngine::next_line(Clock::time_point start, Clock::time_point deadline, int timeout_ms,
+                           const std::string& doing, const std::string& awaited) {
+  auto read = process_.read_line(&line_, ms_left(deadline));
+  if (read.ok() && *read == Process::Read::Line) return Status();
+  wait_seconds_ += seconds_since(start);
+  if (!read.ok()) {
+    alive_ = false;
+    return read.status();
+  }
+  if (*read == Process::Read::Eof) return fail(doing, "closed its output before " + awaited, kExitWaitMs);
+  return fail(doing, "no " + awaited + " within " + seconds_text(timeout_ms) + " (stalled)");
+}
+
 Status UsiEngine::wait_for(const std::string& expected, int timeout_ms, const std::string& doing) {
   const auto start = Clock::now();
   const auto deadline = start + std::chrono::milliseconds(timeout_ms);
   for (;;) {
-    auto read = process_.read_line(&line_, ms_left(deadline));
-    if (!read.ok()) {
-      wait_seconds_ += seconds_since(start);
-      alive_ = false;
-      return read.status();
-    }
-    if (*read == Process::Read::Eof) {
-      wait_seconds_ += seconds_since(start);
-      return fail(doing, "closed its output before \"" + expected + "\"", kExitWaitMs);
-    }
-    if (*read == Process::Read::Timeout) {
-      wait_seconds_ += seconds_since(start);
-      return fail(doing, "no \"" + expected + "\" within " + seconds_text(timeout_ms) + " (stalled)");
-    }
+    MANAKA_RETURN_NOT_OK(next_line(start, deadline, timeout_ms, doing, "\"" + expected + "\""));
     if (line_ == expected) break;
     if (line_.rfind("id name ", 0) == 0) name_ = line_.substr(8);
   }
@@ -118,18 +118,7 @@ Result<SearchResult> UsiEngine::search(const std::string& position, const Search
   }
   const auto deadline = start + std::chrono::milliseconds(options_.search_timeout_ms);
   for (;;) {
-    auto read = process_.read_line(&line_, ms_left(deadline));
-    if (!read.ok()) {
-      wait_seconds_ += seconds_since(start);
-      alive_ = false;
-      return read.status();
-    }
-    if (*read != Process::Read::Line) {
-      wait_seconds_ += seconds_since(start);
-      if (*read == Process::Read::Eof) return fail(doing, "closed its output before bestmove", kExitWaitMs);
-      return fail(doing, "no bestmove within " + seconds_text(options_.search_timeout_ms) +
-                             " (stalled)");
-    }
+    MANAKA_RETURN_NOT_OK(next_line(start, deadline, options_.search_timeout_ms, doing, "bestmove"));
     if (auto info = parse_info(line_)) {
       if (info->bound) continue;  // aspiration re-search in progress; an exact line follows
       size_t k = static_cast<size_t>(info->multipv);

@@ -23,6 +23,7 @@
 // repeats the handshake.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -94,9 +95,16 @@ class UsiEngine {
   explicit UsiEngine(EngineOptions options) : options_(std::move(options)) {}
   Status launch();
   Status send(const std::string& line, const std::string& doing);
-  // Reads lines until one equals `expected`; every other line goes to
-  // on_line when given. `doing` names the request for messages.
+  // Reads lines until one equals `expected` (noting "id name" on the way).
+  // `doing` names the request for messages.
   Status wait_for(const std::string& expected, int timeout_ms, const std::string& doing);
+  // Reads the next line into line_ by `deadline`. A read error, the end of
+  // the engine's output or the deadline adds the time since `start` to
+  // wait_seconds_ and fails, naming `awaited` (what the caller waits for)
+  // and `timeout_ms`.
+  using Clock = std::chrono::steady_clock;
+  Status next_line(Clock::time_point start, Clock::time_point deadline, int timeout_ms, const std::string& doing,
+                   const std::string& awaited);
   // Marks the engine dead and builds the error. An engine that closed its
   // output is given exit_wait_ms to exit, so the message can say how it ended.
   Status fail(const std::string& doing, const std::string& what, int exit_wait_ms = 0);
