@@ -14,7 +14,11 @@ APT_PACKAGES := g++ pkg-config python3-venv libgtest-dev libgmock-dev libbenchma
   libcli11-dev nlohmann-json3-dev libzstd-dev libsqlite3-dev zlib1g-dev \
   stockfish fairy-stockfish clang libclang-rt-14-dev
 # Python packages the native build itself needs (the module links this pyarrow).
-BUILD_REQUIREMENTS := scikit-build-core nanobind "pyarrow>=26,<27" numpy "cmake>=3.24" ninja
+# The build runs without isolation, so the extras' source distributions (chess)
+# are built by the venv's own setuptools: a fresh venv's 65.5 has no
+# bdist_wheel, hence a setuptools that has it and the wheel package.
+BUILD_REQUIREMENTS := scikit-build-core nanobind "pyarrow>=26,<27" numpy "cmake>=3.24" ninja \
+  "setuptools>=70.1" wheel
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 .PHONY: setup apt venv build test test-cpp test-python bench demo fuzz sanitize clean

@@ -19,9 +19,9 @@ from typing import Iterator, Optional, Sequence, Union
 
 import numpy as np
 
-from manaka._core.shards import _ShardReader, inspect, pack
+from manaka._core.shards import _ShardReader, check_sets, inspect, pack
 
-__all__ = ["ShardBatch", "ShardFile", "list_shards", "iter_batches", "pack", "inspect", "NULL_CP"]
+__all__ = ["ShardBatch", "ShardFile", "list_shards", "iter_batches", "pack", "inspect", "check_sets", "NULL_CP"]
 
 NULL_CP = -32768  # cp of self-play rows, which carry none (null in the file)
 
@@ -68,8 +68,13 @@ class ShardFile:
             yield self.read_row_group(g, columns)
 
 
-def list_shards(source: Source) -> list[str]:
-    """The shard paths of a directory (every *.parquet), a glob, or a list of paths."""
+def list_shards(source: Source, *, require_complete: bool = True) -> list[str]:
+    """The shard paths of a directory (every *.parquet), a glob, or a list of paths.
+
+    The files must make whole shard sets (``check_sets``): files of one prefix
+    from two pack runs are refused, and so is a set missing shards unless
+    ``require_complete`` is False (reading a chosen few shards on purpose).
+    """
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if os.path.isdir(path):
@@ -82,6 +87,7 @@ def list_shards(source: Source) -> list[str]:
         found = [os.fspath(p) for p in source]
     if not found:
         raise FileNotFoundError(f"no shards in {source!r}")
+    check_sets(found, require_complete)
     return found
 
 
@@ -93,12 +99,13 @@ def epoch_order(paths: Sequence[str], seed: int, epoch: int) -> list[str]:
 
 
 def iter_batches(source: Source, *, epoch: int = 0, seed: int = 0, shuffle: bool = True,
-                 columns: Optional[Sequence[str]] = None) -> Iterator[ShardBatch]:
+                 columns: Optional[Sequence[str]] = None,
+                 require_complete: bool = True) -> Iterator[ShardBatch]:
     """Every row group of every shard, shard order reshuffled per epoch.
 
     Rows inside a shard were already shuffled by ``pack``; reshuffling the
     shard order each epoch keeps epochs from replaying the same sequence.
     """
-    paths = list_shards(source)
+    paths = list_shards(source, require_complete=require_complete)
     for path in epoch_order(paths, seed, epoch) if shuffle else paths:
         yield from ShardFile(path).batches(columns)

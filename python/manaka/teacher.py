@@ -50,6 +50,7 @@ def convert(
     strict: bool = False,
     progress: bool = False,
     threads: int = 0,
+    overwrite: bool = False,
 ) -> dict:
     """Converts teacher corpora (parquet files, ``.jsonl`` files, or
     directories of parquet files) into one MPK1 stream at ``output``.
@@ -58,14 +59,15 @@ def convert(
     Returns the summary: ``rows_read``, ``records_written``, ``refused`` (a
     count per reason), ``first_refusal`` (file, row and detail per reason),
     ``header``, ``effective_slack``, ``mate_threshold``, ``seconds``, ...
-    ``threads`` converting threads (0: one per hardware thread).
+    ``threads`` converting threads (0: one per hardware thread). An existing
+    ``output`` is replaced only with ``overwrite``, and never when it is an input.
     """
     if isinstance(corpus, (str, os.PathLike)):
         corpus = [corpus]
     inputs = [os.fspath(p) for p in corpus]
     return json.loads(_core.convert(inputs, str(output), float(eval_coef), int(mate_scale), int(mate_slack),
                                     int(fv_scale), dict(columns or {}), bool(strict), bool(progress),
-                                    int(threads)))
+                                    int(threads), bool(overwrite)))
 
 
 def generate(
@@ -84,6 +86,7 @@ def generate(
     engine_options: Optional[Mapping[str, str]] = None,
     engine_timeout: float = 60.0,
     progress: bool = False,
+    overwrite: bool = False,
 ) -> dict:
     """Plays ``games`` engine games and writes the teacher corpus to ``output``
     (parquet). Give ``depth`` or ``nodes``. Returns the summary:
@@ -96,7 +99,7 @@ def generate(
     return json.loads(_core.generate(str(engine), str(output), int(games), int(multipv), depth, nodes,
                                      int(workers), int(seed), int(opening_plies), int(max_plies),
                                      int(mate_scale), {str(k): str(v) for k, v in (engine_options or {}).items()},
-                                     float(engine_timeout), bool(progress)))
+                                     float(engine_timeout), bool(progress), bool(overwrite)))
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@
 
 #include "chess/san.h"
 #include "core/file.h"
+#include "core/text.h"
 
 namespace manaka::chess {
 namespace {
@@ -261,8 +262,10 @@ Result<bool> PgnReader::next(PgnGame& game) {
     return s.name + ": game " + std::to_string(game.number) + ", line " + std::to_string(line) + ", byte " +
            std::to_string(offset) + (ply >= 0 ? ", ply " + std::to_string(ply) : std::string()) + ": ";
   };
+  // Messages quote the file's bytes: printable() keeps a hostile file's
+  // escape sequences off the terminal that shows them.
   auto fail = [&](uint64_t line, uint64_t offset, const std::string& why) {
-    if (error.ok()) error = Status::invalid(where(line, offset) + why);
+    if (error.ok()) error = Status::invalid(printable(where(line, offset) + why));
   };
 
   // The tag section: [Name "value"], any number a line.
@@ -435,7 +438,7 @@ Result<bool> PgnReader::next(PgnGame& game) {
     }
     auto m = parse_san(pos, text);
     if (!m.ok()) {
-      if (error.ok()) error = Status::invalid(at() + m.status().message());
+      if (error.ok()) error = Status::invalid(printable(at() + m.status().message()));
       continue;
     }
     pos.do_move(*m);

@@ -1,18 +1,22 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "core/temporary.h"
+#include "core/text.h"
 
 namespace manaka::cli {
 
 void exit_on_error(const Status& st) {
   if (st.ok()) return;
-  std::fprintf(stderr, "manaka: %s\n", st.message().c_str());
+  std::fprintf(stderr, "manaka: %s\n", printable(st.message()).c_str());
   throw CLI::RuntimeError(1);
 }
 
 }  // namespace manaka::cli
 
 int main(int argc, char** argv) {
+  // Before any thread exists: SIGINT/SIGTERM/SIGHUP remove this run's temporaries.
+  manaka::install_signal_cleanup();
   CLI::App app{"manaka: board-game play into neural-network training data"};
   app.require_subcommand(1);
   manaka::cli::add_shogi_command(app);

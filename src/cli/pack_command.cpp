@@ -24,6 +24,8 @@ void add_pack_command(CLI::App& app) {
   cmd->add_option("-o,--output", args->options.prefix,
                   "shard prefix: writes PREFIX-00000.parquet, PREFIX-00001.parquet, ...")
       ->required();
+  cmd->add_flag("--overwrite", args->options.overwrite,
+               "replace an existing shard set of this prefix, once the new one is complete");
   cmd->add_option("--temperature", args->options.temperature,
                   "softmax temperature in centipawns (cp-sourced streams)")
       ->capture_default_str();

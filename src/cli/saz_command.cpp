@@ -17,7 +17,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/text.h"
 #include "core/file.h"
+#include "core/output.h"
 #include "sazpack/chunk_file.h"
 #include "sazpack/codec.h"
 #include "sazpack/inspect.h"
@@ -167,7 +169,8 @@ void print_conversion(const std::string& label, const sazpack::MpkConversion& c)
   std::printf("\n");
 }
 
-Status run_to_mpk(const std::vector<std::string>& files, const std::string& out_path) {
+Status run_to_mpk(const std::vector<std::string>& files, const std::string& out_path, bool overwrite) {
+  MANAKA_RETURN_NOT_OK(check_output(out_path, files, overwrite));
   PendingFile out(out_path);
   MANAKA_ASSIGN_OR_RETURN(stream::SelfPlayWriter writer, stream::SelfPlayWriter::create(out.path()));
   sazpack::MpkConversion total;
@@ -212,7 +215,7 @@ void add_saz_command(CLI::App& app) {
       auto stats = sazpack::inspect_chunk(chunk->bytes());
       exit_on_error(stats.status().ok() ? Status() : Status(stats.status()).with_context(*file + ": "));
       if (*json) {
-        std::printf("%s\n", stats_json(*file, *stats).dump(2).c_str());
+        std::printf("%s\n", json_text(stats_json(*file, *stats), 2).c_str());
       } else {
         print_stats(*file, *stats);
       }
@@ -233,8 +236,10 @@ void add_saz_command(CLI::App& app) {
     auto files = std::make_shared<std::vector<std::string>>();
     auto out = std::make_shared<std::string>();
     sub->add_option("FILE", *files, "sazpack files")->required();
+    auto overwrite = std::make_shared<bool>(false);
     sub->add_option("-o,--output", *out, "the MPK1 stream to write")->required();
-    sub->callback([files, out] { exit_on_error(run_to_mpk(*files, *out)); });
+    sub->add_flag("--overwrite", *overwrite, "replace an existing output, once the new one is complete (an input never)");
+    sub->callback([files, out, overwrite] { exit_on_error(run_to_mpk(*files, *out, *overwrite)); });
   }
 }
 

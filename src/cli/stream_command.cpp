@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/text.h"
 #include "core/progress.h"
 #include "shogi/move.h"
 #include "shogi/pack.h"
@@ -160,7 +161,7 @@ void print_stats(const std::string& file, const StreamStats& s) {
 
 // ---- dump ----
 
-void append_json_string(std::string& out, const std::string& s) { out += nlohmann::json(s).dump(); }
+void append_json_string(std::string& out, const std::string& s) { out += json_text(nlohmann::json(s)); }
 
 void append_record_json(std::string& out, uint64_t index, const stream::Header& h, const stream::RecordView& rec) {
   out += "{\"record\":";
@@ -250,7 +251,7 @@ void add_stream_command(CLI::App& app) {
       progress->finish();
       exit_on_error(stats.status());
       if (*json) {
-        std::printf("%s\n", stats_json(*file, *stats).dump(2).c_str());
+        std::printf("%s\n", json_text(stats_json(*file, *stats), 2).c_str());
       } else {
         print_stats(*file, *stats);
       }

@@ -42,6 +42,7 @@ void add_generate(CLI::App& parent) {
   depth->excludes(nodes);
   cmd->add_option("--workers", a->o.workers, "worker threads, one engine process each")->capture_default_str();
   cmd->add_option("-o,--output", a->o.output, "corpus parquet file")->required();
+  cmd->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
   cmd->add_option("--seed", a->o.seed, "seed of the random openings and move choices")->capture_default_str();
   cmd->add_option("--opening-plies", a->o.opening_plies, "random legal plies before the engine plays")
       ->capture_default_str();
@@ -90,6 +91,7 @@ void add_convert(CLI::App& parent) {
   cmd->add_option("corpus", a->o.inputs, "corpus files (parquet, .jsonl) or directories of parquet files")
       ->required();
   cmd->add_option("-o,--output", a->o.output, "MPK1 stream to write")->required();
+  cmd->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
   cmd->add_option("--eval-coef", a->o.eval_coef, "value_q = tanh(cp / (2 * C))")->required();
   cmd->add_option("--mate-scale", a->o.mate_scale, "the cp value the corpus's mates fold to")->required();
   cmd->add_option("--mate-slack", a->o.mate_slack, "mates reach mate_scale - K (0: the default 320)")

@@ -33,6 +33,7 @@ void add_build(CLI::App& parent) {
   cmd->add_option("pgn", a->o.inputs, "PGN files, plain or zstd-compressed; under train/ or test/ sets the split")
       ->required();
   cmd->add_option("-o,--output", a->o.output, "the .vpd file to write")->required();
+  cmd->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
   cmd->add_option("--target", a->o.target, "target size; phase quotas 15/60/25 %")
       ->capture_default_str()
       ->check(CLI::Range(uint64_t{1}, vpd::MAX_TARGET));

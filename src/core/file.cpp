@@ -132,9 +132,12 @@ Status OutputFile::close() {
 // ---- AtomicFile ----
 
 Result<AtomicFile> AtomicFile::create(const std::string& final_path) {
+  remove_stale_temporaries(final_path);
+  TemporaryRegistration registration(temporary_path(final_path));
   MANAKA_ASSIGN_OR_RETURN(OutputFile file, OutputFile::create(temporary_path(final_path)));
   AtomicFile f;
   f.file_ = std::move(file);
+  f.registration_ = std::move(registration);
   f.final_path_ = final_path;
   f.pending_ = true;
   return f;
@@ -143,6 +146,7 @@ Result<AtomicFile> AtomicFile::create(const std::string& final_path) {
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept
     : file_(std::move(other.file_)),
       final_path_(std::move(other.final_path_)),
+      registration_(std::move(other.registration_)),
       pending_(std::exchange(other.pending_, false)) {}
 
 AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
@@ -150,6 +154,7 @@ AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
     abort();
     file_ = std::move(other.file_);
     final_path_ = std::move(other.final_path_);
+    registration_ = std::move(other.registration_);
     pending_ = std::exchange(other.pending_, false);
   }
   return *this;
@@ -167,6 +172,7 @@ Status AtomicFile::commit() {
     return st;
   }
   pending_ = false;
+  registration_.release();
   return Status();
 }
 
@@ -175,35 +181,7 @@ void AtomicFile::abort() {
   pending_ = false;
   (void)file_.close();
   ::unlink(file_.path().c_str());
-}
-
-// ---- temporaries ----
-
-std::string temporary_path(const std::string& final_path) {
-  return final_path + ".tmp-" + std::to_string(::getpid());
-}
-
-Status rename_into_place(const std::string& temp, const std::string& final_path) {
-  if (::rename(temp.c_str(), final_path.c_str()) != 0)
-    return io_error(final_path, ("cannot rename " + temp + " onto it").c_str(), errno);
-  return Status();
-}
-
-Status PendingFile::commit() {
-  if (done_) return Status::io(final_ + ": commit of a file already committed or discarded");
-  Status st = rename_into_place(temp_, final_);
-  if (!st.ok()) {
-    discard();
-    return st;
-  }
-  done_ = true;
-  return Status();
-}
-
-void PendingFile::discard() {
-  if (done_) return;
-  done_ = true;
-  ::unlink(temp_.c_str());
+  registration_.release();
 }
 
 }  // namespace manaka

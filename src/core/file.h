@@ -4,7 +4,8 @@
 //   InputFile   sequential reads; read() fills the buffer unless at EOF
 //   OutputFile  create/truncate and append; write_all() retries short writes
 //   AtomicFile  writes "<final>.tmp-<pid>", renames to <final> on commit(),
-//               removes the temporary on abort() or destruction
+//               removes the temporary on abort() or destruction (and, through
+//               core/temporary.h, on SIGINT/SIGTERM)
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include <utility>
 
 #include "core/status.h"
+#include "core/temporary.h"
 
 namespace manaka {
 
@@ -88,40 +90,11 @@ class AtomicFile {
  private:
   OutputFile file_;
   std::string final_path_;
+  TemporaryRegistration registration_;
   bool pending_ = false;
 };
 
 // "path: <what>: <strerror(err)>", as Status::io.
 Status io_error(const std::string& path, const char* what, int err);
-
-// The name an output is written under until it is complete:
-// "<final>.tmp-<pid>". Every writer of a final file goes through it, so a
-// killed job leaves only complete files under final names.
-std::string temporary_path(const std::string& final_path);
-
-// rename(2) of a completed temporary onto its final name.
-Status rename_into_place(const std::string& temp, const std::string& final_path);
-
-// A temporary for a writer that opens files by name itself (the MPK1 writer,
-// Arrow's file sink): write to path(), then commit() renames it onto the
-// final name; destroyed uncommitted, it removes the temporary.
-class PendingFile {
- public:
-  explicit PendingFile(std::string final_path)
-      : final_(std::move(final_path)), temp_(temporary_path(final_)) {}
-  PendingFile(const PendingFile&) = delete;
-  PendingFile& operator=(const PendingFile&) = delete;
-  ~PendingFile() { discard(); }
-
-  const std::string& path() const { return temp_; }
-  const std::string& final_path() const { return final_; }
-  Status commit();
-  // Removes the temporary (a no-op once committed).
-  void discard();
-
- private:
-  std::string final_, temp_;
-  bool done_ = false;
-};
 
 }  // namespace manaka

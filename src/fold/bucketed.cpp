@@ -80,6 +80,7 @@ Status partition(PackContext& ctx, const TempDir& dir, uint64_t& spooled_bytes) 
     buf.clear();
     stream::encode_record(rec, buf);
     ++ctx.summary.records_in;
+    ctx.fingerprint += record_fingerprint(rec);
     return spools[bucket_of(hash_board(rec.packed.data()), n)].append(buf.data(), buf.size());
   }));
   MANAKA_RETURN_NOT_OK(close_spools(spools));
@@ -90,7 +91,7 @@ Status partition(PackContext& ctx, const TempDir& dir, uint64_t& spooled_bytes) 
 
 // Pass 2: fold each first-set spool; scatter its rows uniformly over the
 // second set. Each first-set spool is deleted once folded.
-Status fold_and_scatter(PackContext& ctx, const TempDir& dir, uint64_t spooled_bytes) {
+Status fold_and_scatter(PackContext& ctx, const TempDir& dir, uint64_t spooled_bytes, uint64_t& rows) {
   const uint32_t n = ctx.options.buckets;
   MANAKA_ASSIGN_OR_RETURN(auto spools, open_spools(dir, 'b', "rows", n));
   const bool with_cp = ctx.inputs.header.policy_source == stream::PolicySource::Cp;
@@ -120,6 +121,7 @@ Status fold_and_scatter(PackContext& ctx, const TempDir& dir, uint64_t spooled_b
     std::filesystem::remove(path, ec);
 
     auto rng = Xoshiro256ss::for_spool(ctx.options.seed, Xoshiro256ss::Stream::Scatter, i);
+    rows += table.groups();
     for (uint32_t g = 0; g < table.groups(); ++g) {
       table.emit(g, ctx.rule, row);
       buf.clear();
@@ -159,7 +161,7 @@ Status permute_and_write(PackContext& ctx, const TempDir& dir) {
       if (!used.ok()) return std::move(used).take_status().with_context(path + ": ");
       MANAKA_RETURN_NOT_OK(ctx.write(row));
       if ((ctx.summary.rows_out & 4095) == 0) {
-        progress.update(static_cast<uint64_t>(ctx.writer.bytes()), ctx.summary.rows_out);
+        progress.update(static_cast<uint64_t>(ctx.writer->bytes()), ctx.summary.rows_out);
       }
     }
   }
@@ -172,10 +174,12 @@ Status pack_bucketed(PackContext& ctx) {
   std::string parent = ctx.options.spool_dir;
   if (parent.empty()) parent = std::filesystem::path(ctx.options.prefix).parent_path().string();
   ensure_descriptors(ctx.options.buckets);
-  MANAKA_ASSIGN_OR_RETURN(TempDir dir, TempDir::create(parent));
+  MANAKA_ASSIGN_OR_RETURN(TempDir dir, TempDir::scratch(parent, kSpoolDirLabel));
   uint64_t spooled = 0;
   MANAKA_RETURN_NOT_OK(partition(ctx, dir, spooled));
-  MANAKA_RETURN_NOT_OK(fold_and_scatter(ctx, dir, spooled));
+  uint64_t rows = 0;
+  MANAKA_RETURN_NOT_OK(fold_and_scatter(ctx, dir, spooled, rows));
+  MANAKA_RETURN_NOT_OK(ctx.open_output(rows));
   return permute_and_write(ctx, dir);  // dir and what is left in it go on return
 }
 

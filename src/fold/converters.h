@@ -1,6 +1,8 @@
 // The two ways pack() folds and shuffles (fold/pack.h); private to fold.
 #pragma once
 
+#include <memory>
+
 #include "core/status.h"
 #include "fold/input.h"
 #include "fold/pack.h"
@@ -15,8 +17,13 @@ struct PackContext {
   const Inputs& inputs;
   const PackOptions& options;
   PolicyRule rule;
-  shard::ShardWriter& writer;
   PackSummary& summary;
+  uint64_t fingerprint = 0;  // record_fingerprint summed over the records read
+  std::unique_ptr<shard::ShardWriter> writer;
+
+  // Opens the shard set once the fold knows how many rows it will write:
+  // every footer carries the set's size and identity (shard/shard_set.h).
+  Status open_output(uint64_t rows);
 
   // Writes one row and counts it.
   Status write(const shard::Row& row) {
@@ -25,7 +32,7 @@ struct PackContext {
       summary.folded_rows += 1;
       summary.folded_records += row.weight;
     }
-    return writer.append(row);
+    return writer->append(row);
   }
 };
 

@@ -37,11 +37,13 @@ Status pack_in_memory(PackContext& ctx) {
     Progress read("pack: reading", ctx.inputs.total_bytes);
     read.set_enabled(ctx.options.progress);
     MANAKA_RETURN_NOT_OK(read_records(ctx.inputs, &read, [&](const stream::RecordView& rec) {
+      ctx.fingerprint += record_fingerprint(rec);
       return table.add(rec);
     }));
   }
   table.flush();
   ctx.summary.records_in = table.records();
+  MANAKA_RETURN_NOT_OK(ctx.open_output(table.groups()));
 
   MappedVector<uint32_t> order(table.groups());
   std::iota(order.begin(), order.end(), 0u);
@@ -53,7 +55,7 @@ Status pack_in_memory(PackContext& ctx) {
   return table.emit_in_order(order, ctx.rule, [&](const shard::Row& row) {
     MANAKA_RETURN_NOT_OK(ctx.write(row));
     if ((ctx.summary.rows_out & 4095) == 0) {
-      write.update(static_cast<uint64_t>(ctx.writer.bytes()), ctx.summary.rows_out);
+      write.update(static_cast<uint64_t>(ctx.writer->bytes()), ctx.summary.rows_out);
     }
     return Status();
   });

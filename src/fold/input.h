@@ -5,12 +5,14 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/progress.h"
 #include "core/status.h"
+#include "fold/board_hash.h"
 #include "fold/move_set.h"
 #include "stream/format.h"
 #include "stream/reader.h"
@@ -23,6 +25,23 @@ struct Inputs {
   stream::Header header;     // the first stream's; every other one folds with it
   uint64_t total_bytes = 0;  // sum of the streams' sizes when opened
 };
+
+// A 64-bit hash of everything a record holds; pack sums it over its input
+// (an order-free fingerprint of the corpus) to name the shard set it writes.
+inline uint64_t record_fingerprint(const stream::RecordView& rec) {
+  uint64_t h = hash_board(rec.packed.data()) ^ (uint64_t{rec.ply} << 48);
+  auto mix = [&h](uint64_t w) {
+    h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+  };
+  uint32_t z, q;
+  std::memcpy(&z, &rec.value_z, 4);
+  std::memcpy(&q, &rec.value_q, 4);
+  mix(uint64_t{z} << 32 | q);
+  for (const stream::Candidate& c : rec.candidates)
+    mix(uint64_t{c.mv} << 48 | uint64_t{static_cast<uint16_t>(c.cp)} << 32 | c.visits);
+  return h ^ (h >> 31);
+}
 
 // Opens every stream's header (and closes it again): refuses an empty list,
 // a stream named twice (it would fold with itself and double every weight),

@@ -3,10 +3,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 
+#include "core/output.h"
 #include "core/progress.h"
+#include "core/splitmix64.h"
 #include "fold/converters.h"
 #include "fold/footer.h"
+#include "shard/shard_set.h"
 
 namespace manaka::fold {
 
@@ -26,26 +31,67 @@ Status check_options(const PackOptions& o) {
   return Status();
 }
 
+Status create_parent(const std::string& prefix) {
+  const std::filesystem::path dir = std::filesystem::path(prefix).parent_path();
+  if (dir.empty()) return Status();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::io(dir.string() + ": cannot create the directory: " + ec.message());
+  return Status();
+}
+
+// The output policy (core/output.h) for a set: no shard of the prefix may be
+// an input, and an existing set is replaced only with overwrite.
+Status check_outputs(const PackOptions& o, const std::vector<std::string>& inputs) {
+  MANAKA_ASSIGN_OR_RETURN(auto existing, shard::existing_shards(o.prefix));
+  for (const auto& [index, path] : existing) MANAKA_RETURN_NOT_OK(check_not_input(path, inputs));
+  if (!existing.empty() && !o.overwrite) {
+    return Status::invalid(o.prefix + ": a shard set exists (" + existing.front().second +
+                           (existing.size() > 1 ? " and " + std::to_string(existing.size() - 1) + " more" : "") +
+                           "); pass --overwrite to replace it");
+  }
+  return Status();
+}
+
+// The set's identity: what was read and every option that orders its rows.
+uint64_t set_id(const PackContext& ctx, uint64_t rows) {
+  uint64_t temperature_bits;
+  std::memcpy(&temperature_bits, &ctx.options.temperature, sizeof temperature_bits);
+  const uint64_t parts[] = {ctx.fingerprint, ctx.summary.records_in, rows, ctx.options.seed, temperature_bits,
+                            ctx.options.rows_per_shard, ctx.options.buckets};
+  uint64_t h = 0x6D616E616B61ull;  // "manaka"
+  for (uint64_t p : parts) h = SplitMix64(h ^ p).next();
+  return h;
+}
+
 }  // namespace
+
+Status PackContext::open_output(uint64_t rows) {
+  shard::ShardWriterOptions w;
+  w.prefix = options.prefix;
+  w.rows_per_shard = options.rows_per_shard;
+  w.footer = footer_metadata(inputs.header, options.temperature);
+  w.footer.emplace_back("seed", std::to_string(options.seed));
+  w.set_id = set_id(*this, rows);
+  w.set_rows = rows;
+  MANAKA_ASSIGN_OR_RETURN(writer, shard::ShardWriter::create(std::move(w)));
+  return Status();
+}
 
 Result<PackSummary> pack(const std::vector<std::string>& streams, const PackOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   MANAKA_RETURN_NOT_OK(check_options(options));
   MANAKA_ASSIGN_OR_RETURN(Inputs inputs, open_inputs(streams));
-
-  shard::ShardWriterOptions wopts;
-  wopts.prefix = options.prefix;
-  wopts.rows_per_shard = options.rows_per_shard;
-  wopts.footer = footer_metadata(inputs.header, options.temperature);
-  MANAKA_ASSIGN_OR_RETURN(auto writer, shard::ShardWriter::create(std::move(wopts)));
+  MANAKA_RETURN_NOT_OK(create_parent(options.prefix));
+  MANAKA_ASSIGN_OR_RETURN(shard::ShardSetLock lock, shard::ShardSetLock::acquire(options.prefix));
+  MANAKA_RETURN_NOT_OK(check_outputs(options, inputs.paths));
 
   PackSummary summary;
-  PackContext ctx{inputs, options, PolicyRule::from(inputs.header, options.temperature), *writer,
-                  summary};
+  PackContext ctx{inputs, options, PolicyRule::from(inputs.header, options.temperature), summary};
   MANAKA_RETURN_NOT_OK(options.buckets == 0 ? pack_in_memory(ctx) : pack_bucketed(ctx));
-  MANAKA_RETURN_NOT_OK(writer->finish());
-  summary.shards = writer->shards();
-  summary.removed_stale = writer->removed_stale();
+  MANAKA_RETURN_NOT_OK(ctx.writer->finish());
+  summary.shards = ctx.writer->shards();
+  summary.removed_stale = ctx.writer->removed_stale();
   summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;

@@ -48,6 +48,7 @@ struct PackOptions {
   uint64_t rows_per_shard = shard::kDefaultRowsPerShard;
   uint32_t buckets = 0;                       // 0: fold in memory; else 1..kMaxBuckets
   std::string spool_dir;                      // --buckets only; "" = the prefix's directory
+  bool overwrite = false;                     // replace an existing set of this prefix
   bool progress = true;                       // progress lines on stderr
 };
 

@@ -12,61 +12,6 @@
 
 namespace manaka::fold {
 
-namespace {
-
-constexpr const char* kSpoolDirPrefix = ".manaka-pack-";
-
-// Removes <parent>/.manaka-pack-<pid>-XXXXXX directories of dead processes.
-void remove_dead_spools(const std::string& parent) {
-  std::error_code ec;
-  const std::string prefix = kSpoolDirPrefix;
-  for (const auto& entry : std::filesystem::directory_iterator(parent, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    const size_t dash = name.find('-', prefix.size());
-    if (dash == std::string::npos || dash == prefix.size() || dash - prefix.size() > 9) continue;
-    const std::string pid = name.substr(prefix.size(), dash - prefix.size());
-    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    const auto id = static_cast<pid_t>(std::stol(pid));
-    if (id == ::getpid() || ::kill(id, 0) == 0 || errno != ESRCH) continue;
-    std::error_code rm;
-    std::filesystem::remove_all(entry.path(), rm);
-  }
-}
-
-}  // namespace
-
-Result<TempDir> TempDir::create(const std::string& parent_dir) {
-  const std::string parent = parent_dir.empty() ? std::string(".") : parent_dir;
-  remove_dead_spools(parent);
-  std::string pattern =
-      parent + "/" + kSpoolDirPrefix + std::to_string(::getpid()) + "-XXXXXX";
-  std::vector<char> buf(pattern.begin(), pattern.end());
-  buf.push_back('\0');
-  if (::mkdtemp(buf.data()) == nullptr) {
-    return io_error(pattern, "cannot create the spool directory", errno);
-  }
-  TempDir dir;
-  dir.path_ = buf.data();
-  return dir;
-}
-
-TempDir& TempDir::operator=(TempDir&& other) noexcept {
-  if (this != &other) {
-    remove();
-    path_ = std::move(other.path_);
-    other.path_.clear();
-  }
-  return *this;
-}
-
-void TempDir::remove() {
-  if (path_.empty()) return;
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-  path_.clear();
-}
-
 Result<SpoolWriter> SpoolWriter::create(const std::string& path, size_t buffer_bytes) {
   SpoolWriter w;
   MANAKA_ASSIGN_OR_RETURN(w.file_, OutputFile::create(path));

@@ -1,8 +1,8 @@
 // Spool files of the --buckets conversion (fold/bucketed.h), all inside one
 // temporary directory that is removed when the conversion ends, whether it
-// succeeded or failed. (A killed run leaves it behind, named
-// .manaka-pack-<pid>-XXXXXX, and the next run using the same spool directory
-// removes it.)
+// succeeded, failed or was stopped by a signal. (A run killed by -9 leaves it
+// behind, named .manaka-pack-<pid>-XXXXXX, and the next run using the same
+// spool directory removes it.)
 //
 // First set (pass 1 -> pass 2): spool-a-NNNN.mpk, each an MPK1 stream with
 // the inputs' header, holding the records whose board hashes to it.
@@ -29,6 +29,7 @@
 
 #include "core/file.h"
 #include "core/status.h"
+#include "core/temporary.h"
 #include "fold/mapped_vector.h"
 #include "shard/row.h"
 
@@ -37,26 +38,10 @@ namespace manaka::fold {
 inline constexpr size_t kSpoolRowFixed = 112;
 inline constexpr size_t spool_cand_size(bool with_cp) { return with_cp ? 8 : 6; }
 
-// A fresh directory "<parent>/.manaka-pack-<pid>-XXXXXX" (mkdtemp), removed
-// with everything in it on destruction. create() first removes directories
-// of that pattern in parent whose process no longer exists: the spools of a
-// killed run on this machine.
-class TempDir {
- public:
-  static Result<TempDir> create(const std::string& parent);
-  TempDir() = default;
-  TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
-  TempDir& operator=(TempDir&& other) noexcept;
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir() { remove(); }
-
-  const std::string& path() const { return path_; }
-  void remove();
-
- private:
-  std::string path_;
-};
+// The spool directory of a --buckets run: "<parent>/.manaka-pack-<pid>-XXXXXX"
+// (core/temporary.h TempDir::scratch), removed with everything in it when the
+// run ends, and by the next run in the same parent after a kill -9.
+inline constexpr const char* kSpoolDirLabel = ".manaka-pack-";
 
 // An append-only file with its own buffer (one per spool, many open at once).
 class SpoolWriter {

@@ -15,6 +15,7 @@
 #include "python/numpy.h"
 #include "shard/inspect.h"
 #include "shard/shard_reader.h"
+#include "shard/shard_set.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -96,7 +97,7 @@ void bind_shards(nb::module_ m) {
 
   m.def("pack", [](const std::vector<std::string>& streams, const std::string& prefix, double temperature,
                    uint64_t seed, uint64_t rows_per_shard, uint32_t buckets, const std::string& spool_dir,
-                   bool progress) {
+                   bool progress, bool overwrite) {
         fold::PackOptions o;
         o.prefix = prefix;
         o.temperature = temperature;
@@ -105,6 +106,7 @@ void bind_shards(nb::module_ m) {
         o.buckets = buckets;
         o.spool_dir = spool_dir;
         o.progress = progress;
+        o.overwrite = overwrite;
         fold::PackSummary s;
         {
           nb::gil_scoped_release release;
@@ -113,7 +115,17 @@ void bind_shards(nb::module_ m) {
         return summary_to_dict(s);
       }, "streams"_a, "prefix"_a, "temperature"_a = fold::kDefaultTemperature, "seed"_a = 0,
       "rows_per_shard"_a = shard::kDefaultRowsPerShard, "buckets"_a = 0, "spool_dir"_a = "",
-      "progress"_a = false);
+      "progress"_a = false, "overwrite"_a = false);
+
+  m.def("check_sets", [](const std::vector<std::string>& paths, bool require_complete) {
+        Status st;
+        {
+          nb::gil_scoped_release release;
+          st = shard::check_shard_sets(paths, require_complete);
+        }
+        raise_if_error(std::move(st));
+      }, "paths"_a, "require_complete"_a = true,
+      "Refuses shards that are not whole sets: files of one prefix from two pack runs, or a set missing shards.");
 
   m.def("inspect", [](const std::vector<std::string>& paths) {
         shard::InspectReport r;

@@ -37,7 +37,7 @@ engine::SearchLimit limit_of(std::optional<int> depth, std::optional<uint64_t> n
 std::string convert(const std::vector<std::string>& inputs, const std::string& output, double eval_coef,
                     int mate_scale, int mate_slack, int fv_scale,
                     const std::map<std::string, std::string>& columns, bool strict, bool progress,
-                    int threads) {
+                    int threads, bool overwrite) {
   teacher::ConvertOptions o;
   o.inputs = inputs;
   o.output = output;
@@ -48,6 +48,7 @@ std::string convert(const std::vector<std::string>& inputs, const std::string& o
   o.strict = strict;
   o.progress = progress;
   o.threads = threads;
+  o.overwrite = overwrite;
   for (const auto& [field, column] : columns) raise_if_error(o.columns.set(field + "=" + column));
   Result<teacher::ConvertSummary> s = Status::invalid("not run");
   {
@@ -61,7 +62,7 @@ std::string generate(const std::string& engine_path, const std::string& output, 
                      std::optional<int> depth, std::optional<uint64_t> nodes, int workers, uint64_t seed,
                      int opening_plies, int max_plies, int mate_scale,
                      const std::map<std::string, std::string>& engine_options, double engine_timeout,
-                     bool progress) {
+                     bool progress, bool overwrite) {
   teacher::GenerateOptions o;
   o.engine.path = engine_path;
   o.engine.multipv = multipv;
@@ -76,6 +77,7 @@ std::string generate(const std::string& engine_path, const std::string& output, 
   o.max_plies = max_plies;
   o.mate_scale = mate_scale;
   o.progress = progress;
+  o.overwrite = overwrite;
   Result<teacher::GenerateSummary> s = Status::invalid("not run");
   {
     nb::gil_scoped_release release;
@@ -100,12 +102,12 @@ nb::dict pv_line_dict(const engine::PvLine& line) {
 void bind_teacher(nb::module_ m) {
   m.def("convert", &convert, "inputs"_a, "output"_a, "eval_coef"_a, "mate_scale"_a, "mate_slack"_a = 0,
         "fv_scale"_a = 0, "columns"_a = std::map<std::string, std::string>{}, "strict"_a = false,
-        "progress"_a = false, "threads"_a = 0,
+        "progress"_a = false, "threads"_a = 0, "overwrite"_a = false,
         "Teacher corpora -> one MPK1 stream; the summary as a JSON string.");
   m.def("generate", &generate, "engine"_a, "output"_a, "games"_a, "multipv"_a = 5, "depth"_a = nb::none(),
         "nodes"_a = nb::none(), "workers"_a = 1, "seed"_a = 0, "opening_plies"_a = 0, "max_plies"_a = 320,
         "mate_scale"_a = 32000, "engine_options"_a = std::map<std::string, std::string>{},
-        "engine_timeout"_a = 60.0, "progress"_a = false,
+        "engine_timeout"_a = 60.0, "progress"_a = false, "overwrite"_a = false,
         "Engine games -> a teacher corpus (parquet); the summary as a JSON string.");
 
   nb::class_<engine::UsiEngine>(m, "_UsiEngine", "One USI engine process.")

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/progress.h"
+#include "shard/shard_set.h"
 
 namespace manaka::shard {
 
@@ -54,6 +55,7 @@ BlockStatistic block_statistic(std::span<const uint16_t> ply, int blocks) {
 
 Result<InspectReport> inspect_shards(const std::vector<std::string>& paths) {
   if (paths.empty()) return Status::invalid("no shard files");
+  MANAKA_RETURN_NOT_OK(check_shard_sets(paths));
   InspectReport rep;
   std::vector<ShardReader> readers;
   for (const auto& path : paths) {
@@ -137,12 +139,19 @@ std::string format_report(const InspectReport& r) {
     out += f.path + ": " + std::to_string(f.rows) + " rows in " + std::to_string(f.row_groups) +
            " row groups (largest " + std::to_string(f.max_row_group_rows) + " rows)\n";
   }
-  // The footer once when every file agrees, per file otherwise.
+  // The footer once when every file agrees, per file otherwise; the shard's
+  // own index (the one key that differs within a set) is left out.
+  auto shared = [](const FooterPairs& footer) {
+    FooterPairs out;
+    for (const auto& kv : footer)
+      if (kv.first != kSetShardKey) out.push_back(kv);
+    return out;
+  };
   bool same = true;
-  for (const auto& f : r.files) same = same && f.footer == r.files.front().footer;
+  for (const auto& f : r.files) same = same && shared(f.footer) == shared(r.files.front().footer);
   for (size_t i = 0; i < (same ? 1 : r.files.size()); ++i) {
     out += same ? std::string("footer:\n") : "footer of " + r.files[i].path + ":\n";
-    for (const auto& [k, v] : r.files[i].footer) out += "  " + k + " = " + v + "\n";
+    for (const auto& [k, v] : shared(r.files[i].footer)) out += "  " + k + " = " + v + "\n";
   }
   out += "rows: " + std::to_string(r.rows) + "\n";
   if (r.rows == 0) return out;

@@ -26,6 +26,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(
     const std::string& path, std::shared_ptr<arrow::Schema> schema, const ParquetOptions& options) {
   std::unique_ptr<ParquetFileWriter> w(new ParquetFileWriter());
   w->file_ = std::make_unique<PendingFile>(path);
+  w->final_path_ = path;
   w->row_group_rows_ = options.row_group_rows;
   auto kv = std::make_shared<arrow::KeyValueMetadata>();
   for (const auto& [k, v] : options.footer) kv->Append(k, v);
@@ -56,6 +57,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(
 ParquetFileWriter::~ParquetFileWriter() { abort(); }
 
 Status ParquetFileWriter::write(const std::shared_ptr<arrow::RecordBatch>& batch) {
+  if (!writer_) return Status::invalid(path() + ": write after commit or abort");
   auto table = arrow::Table::FromRecordBatches(schema_, {batch});
   if (!table.ok()) return from_arrow(table.status(), file_->path());
   return write(**table);
@@ -72,19 +74,26 @@ int64_t ParquetFileWriter::bytes_written() const {
   return pos.ok() ? *pos : 0;
 }
 
-Status ParquetFileWriter::commit() {
-  if (!writer_) return Status::invalid(path() + ": commit after commit or abort");
+Result<std::unique_ptr<PendingFile>> ParquetFileWriter::close() {
+  if (!writer_) return Status::invalid(path() + ": close after commit or abort");
   Status st = from_arrow(writer_->Close(), file_->path());
   if (st.ok()) st = from_arrow(sink_->Close(), file_->path());
   writer_.reset();
   sink_.reset();
-  if (st.ok()) return file_->commit();
-  file_->discard();
-  return st;
+  if (!st.ok()) {
+    file_->discard();
+    return st;
+  }
+  return std::move(file_);
+}
+
+Status ParquetFileWriter::commit() {
+  MANAKA_ASSIGN_OR_RETURN(std::unique_ptr<PendingFile> done, close());
+  return done->commit();
 }
 
 void ParquetFileWriter::abort() {
-  if (!writer_ && !sink_) return;
+  if (!file_ || (!writer_ && !sink_)) return;
   writer_.reset();  // an unclosed writer leaves no footer; the file is removed below
   if (sink_) (void)sink_->Close();
   sink_.reset();

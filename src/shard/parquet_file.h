@@ -67,12 +67,16 @@ class ParquetFileWriter {
   int64_t bytes_written() const;
   // Writes the footer, closes and renames the temporary onto the final path.
   Status commit();
+  // Writes the footer and closes, leaving the complete file under its
+  // temporary name: the caller renames it (commit) when a whole set is done.
+  Result<std::unique_ptr<PendingFile>> close();
   void abort();
-  const std::string& path() const { return file_->final_path(); }
+  const std::string& path() const { return final_path_; }
 
  private:
   ParquetFileWriter() = default;
   std::unique_ptr<PendingFile> file_;
+  std::string final_path_;
   int64_t row_group_rows_ = 0;
   std::shared_ptr<arrow::Schema> schema_;
   std::shared_ptr<arrow::io::FileOutputStream> sink_;

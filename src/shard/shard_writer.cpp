@@ -13,6 +13,7 @@
 #include "shard/parquet_file.h"
 #include "shard/row_group.h"
 #include "shard/schema.h"
+#include "shard/shard_set.h"
 
 namespace manaka::shard {
 
@@ -38,6 +39,10 @@ arrow::MemoryPool* encoder_pool() {
 
 }  // namespace
 
+uint64_t shard_count(uint64_t rows, uint64_t rows_per_shard) {
+  return rows == 0 ? 1 : (rows - 1) / rows_per_shard + 1;
+}
+
 ShardWriter::ShardWriter(ShardWriterOptions options)
     : options_(std::move(options)),
       group_(std::make_unique<RowGroupBuffer>()),
@@ -57,6 +62,7 @@ ShardWriter::~ShardWriter() {
   }
   stop_thread();
   file_.reset();  // an uncommitted shard's temporary is removed
+  closed_.clear();  // and so are the closed ones of an unfinished set
 }
 
 Result<std::unique_ptr<ShardWriter>> ShardWriter::create(ShardWriterOptions options) {
@@ -75,6 +81,9 @@ Result<std::unique_ptr<ShardWriter>> ShardWriter::create(ShardWriterOptions opti
 // --- the caller's side --------------------------------------------------------
 
 Status ShardWriter::append(const Row& row) {
+  if (rows_ >= options_.set_rows)
+    return Status::invalid(options_.prefix + ": more rows than the " + std::to_string(options_.set_rows) +
+                           " the set was opened for");
   group_->append(row);
   ++rows_;
   ++rows_in_shard_;
@@ -135,7 +144,22 @@ Status ShardWriter::finish() {
   }
   stop_thread();  // runs the queue dry first
   MANAKA_RETURN_NOT_OK(error_);
+  if (rows_ != options_.set_rows)
+    return Status::invalid(options_.prefix + ": " + std::to_string(rows_) + " rows written to a set opened for " +
+                           std::to_string(options_.set_rows));
+  MANAKA_RETURN_NOT_OK(publish());
   return remove_stale();
+}
+
+// Every shard is complete under its temporary name: rename them in index
+// order (a stop in between leaves a mixed set that readers refuse).
+Status ShardWriter::publish() {
+  for (auto& pending : closed_) {
+    MANAKA_RETURN_NOT_OK(pending->commit());
+    shards_.push_back(pending->final_path());
+  }
+  closed_.clear();
+  return Status();
 }
 
 // --- the writer thread ----------------------------------------------------------
@@ -165,18 +189,22 @@ void ShardWriter::run() {
 Status ShardWriter::execute(Task& task) {
   if (!task.batch) {  // commit
     if (!file_) return Status();
-    MANAKA_RETURN_NOT_OK(file_->commit());
+    MANAKA_ASSIGN_OR_RETURN(std::unique_ptr<PendingFile> done, file_->close());
     std::error_code ec;
-    auto size = fs::file_size(file_->path(), ec);
+    auto size = fs::file_size(done->path(), ec);
     if (!ec) closed_bytes_ += static_cast<int64_t>(size);
     bytes_.store(closed_bytes_, std::memory_order_relaxed);
-    shards_.push_back(file_->path());
+    closed_.push_back(std::move(done));
     file_.reset();
     return Status();
   }
   if (!file_) {
+    ParquetOptions opts = *parquet_;
+    for (auto& kv : set_footer(options_.set_id, task.shard, shard_count(options_.set_rows, options_.rows_per_shard),
+                               options_.set_rows))
+      opts.footer.push_back(std::move(kv));
     MANAKA_ASSIGN_OR_RETURN(file_, ParquetFileWriter::open(shard_path(options_.prefix, task.shard),
-                                                           shard_schema(), *parquet_));
+                                                           shard_schema(), opts));
   }
   MANAKA_RETURN_NOT_OK(file_->write(task.batch));
   bytes_.store(closed_bytes_ + file_->bytes_written(), std::memory_order_relaxed);

@@ -4,8 +4,10 @@
 // (8192), each written straight into the open shard as one row group, so the
 // writer holds one row group in memory, never a shard. A shard is complete at
 // rows_per_shard rows (default 1,048,576 = 128 row groups) and is written
-// under "<name>.tmp-<pid>" until then (shard::ParquetFileWriter): a run that
-// is killed leaves only complete shards under final names.
+// under "<name>.tmp-<pid>" (shard::ParquetFileWriter) and stays there, closed,
+// until the whole set is written: finish() then renames every shard into
+// place (shard/shard_set.h). A run that fails or is stopped leaves no shard
+// of its own under a final name, and the set that was there stays whole.
 //
 // Files are zstd level 1, with no dictionary on the columns whose values are
 // (nearly) all distinct (packed: unique per row once folded; value_q and prob:
@@ -23,12 +25,17 @@
 // depend on this: batches are cut, ordered and assigned to shards on the
 // caller's thread.
 //
-// finish() closes the last shard and then removes stale shards: files named
-// <prefix>-NNNNN.parquet (digits only) in the prefix's directory whose index
-// is at or past the number this run wrote, left by an earlier, larger run. So
-// after a successful run the glob <prefix>-*.parquet is exactly its output.
-// It also removes <prefix>-NNNNN.parquet.tmp-<pid> files whose process no
-// longer exists (the unfinished shard of a killed run on this machine).
+// finish() closes the last shard, renames the set into place and then removes
+// the earlier set's files past this one's count: <prefix>-NNNNN.parquet
+// (digits only) whose index is at or past the number this run wrote. So after
+// a successful run the glob <prefix>-*.parquet is exactly its output. It also
+// removes <prefix>-NNNNN.parquet.tmp-<pid> files whose process no longer
+// exists (the shards of a killed run on this machine).
+//
+// The caller holds the prefix's ShardSetLock and has applied the output
+// policy (an existing set is replaced only when asked); the writer knows the
+// set's row count up front, so every footer carries the set's identity
+// (shard/shard_set.h).
 // A run with no rows writes one empty shard, so the output always exists and
 // carries the schema and footer.
 #pragma once
@@ -62,10 +69,20 @@ struct ShardWriterOptions {
   uint64_t rows_per_shard = kDefaultRowsPerShard;
   int64_t row_group_rows = kRowGroupRows;
   std::vector<std::pair<std::string, std::string>> footer;  // key-value metadata
+  uint64_t set_id = 0;  // the set's fingerprint, in every footer
+  uint64_t set_rows = 0;  // rows the set will hold; append() exactly these
 };
+
+// Files of a set of `rows` rows: ceil(rows / rows_per_shard), and 1 for none.
+uint64_t shard_count(uint64_t rows, uint64_t rows_per_shard);
 
 class ParquetFileWriter;
 struct ParquetOptions;
+}  // namespace manaka::shard
+namespace manaka {
+class PendingFile;
+}
+namespace manaka::shard {
 class RowGroupBuffer;
 
 class ShardWriter {
@@ -106,6 +123,7 @@ class ShardWriter {
   void run();                  // the writer thread
   Status execute(Task& task);  // on the writer thread
   Status remove_stale();
+  Status publish();
 
   ShardWriterOptions options_;
   std::unique_ptr<RowGroupBuffer> group_;
@@ -126,6 +144,7 @@ class ShardWriter {
 
   // Owned by the writer thread until it is joined.
   std::unique_ptr<ParquetFileWriter> file_;
+  std::vector<std::unique_ptr<PendingFile>> closed_;  // complete, not yet renamed
   std::unique_ptr<ParquetOptions> parquet_;  // built from options_
   int64_t closed_bytes_ = 0;
   std::vector<std::string> shards_;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/file.h"
+#include "core/output.h"
 #include "core/progress.h"
 #include "core/task_thread.h"
 #include "stream/writer.h"
@@ -125,6 +126,7 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
   if (o.fv_scale < 0 || o.fv_scale > 65535)
     return Status::invalid("teacher convert: fv_scale " + std::to_string(o.fv_scale) + ": must be 0..65535");
   MANAKA_ASSIGN_OR_RETURN(std::vector<std::string> files, expand_corpus_paths(o.inputs));
+  MANAKA_RETURN_NOT_OK(check_output(o.output, files, o.overwrite).with_context("teacher convert: "));
 
   ConvertSummary s;
   s.files = files;

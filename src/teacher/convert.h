@@ -39,6 +39,7 @@ struct ConvertOptions {
   int fv_scale = 0;
   shard::CorpusColumns columns;
   bool strict = false;
+  bool overwrite = false;  // replace an existing output (core/output.h)
   bool progress = false;  // a progress line on stderr
   int threads = 0;        // converting threads; 0: one per hardware thread (at most 16)
 };

@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "core/output.h"
 #include "core/progress.h"
 #include "shard/corpus_writer.h"
 #include "teacher/score.h"
@@ -51,7 +52,7 @@ Status check_options(const GenerateOptions& o) {
   if (o.mate_scale < kMinMateScale || o.mate_scale > 32767)
     return bad("--mate-scale must be " + std::to_string(kMinMateScale) + "..32767");
   if (o.flush_rows < 1 || o.flush_seconds <= 0) return bad("flush_rows and flush_seconds must be positive");
-  return Status();
+  return check_output(o.output, {o.engine.path}, o.overwrite).with_context("teacher generate: ");
 }
 
 // Completed games, written in game order as soon as every earlier game is

@@ -55,6 +55,7 @@ struct GenerateOptions {
   int flush_rows = 4096;
   double flush_seconds = 10.0;
   int max_consecutive_failures = 3;
+  bool overwrite = false;  // replace an existing output (core/output.h)
   bool progress = false;  // a progress line on stderr
 };
 

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "core/progress.h"
 
 namespace manaka::teacher {
@@ -109,7 +110,7 @@ std::string summary_json(const ConvertSummary& s) {
       {"seconds", s.seconds},
       {"rows_per_second", per(double(s.rows_read), s.seconds)},
   };
-  return j.dump();
+  return json_text(j);
 }
 
 std::string summary_json(const GenerateSummary& s) {
@@ -136,7 +137,7 @@ std::string summary_json(const GenerateSummary& s) {
       {"overhead_share", s.overhead_share()},
       {"generator_cpu_seconds", s.generator_cpu_seconds},
   };
-  return j.dump();
+  return json_text(j);
 }
 
 }  // namespace manaka::teacher

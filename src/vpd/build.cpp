@@ -7,8 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "core/text.h"
 #include "chess/pgn.h"
 #include "core/file.h"
+#include "core/output.h"
 #include "core/progress.h"
 #include "vpd/variance.h"
 
@@ -31,11 +33,7 @@ std::string completion_timestamp() {
 Result<BuildSummary> build(const BuildOptions& o) {
   if (o.target == 0 || o.target > MAX_TARGET)
     return Status::invalid("target size " + std::to_string(o.target) + " out of range (1 to 2^40)");
-  for (const std::string& in : o.inputs) {
-    std::error_code ec;
-    if (std::filesystem::equivalent(in, o.output, ec))
-      return Status::invalid(o.output + ": the output would replace the input " + in);
-  }
+  MANAKA_RETURN_NOT_OK(check_output(o.output, o.inputs, o.overwrite));
   const auto start = std::chrono::steady_clock::now();
   BuildSummary s;
   s.output = o.output;
@@ -145,7 +143,7 @@ std::string summary_json(const BuildSummary& s) {
       {"seconds", s.seconds},
       {"positions_per_second", per(double(c.positions_considered), s.seconds)},
   };
-  return j.dump();
+  return json_text(j);
 }
 
 }  // namespace manaka::vpd

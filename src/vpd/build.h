@@ -23,6 +23,7 @@ struct BuildOptions {
   std::string output;
   uint64_t target = DEFAULT_TARGET;
   uint64_t seed = 0;
+  bool overwrite = false;  // replace an existing output (core/output.h)
   bool progress = false;  // a progress line on stderr (core/progress.h)
 };
 

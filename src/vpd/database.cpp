@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "core/text.h"
 #include "core/file.h"
 #include "core/splitmix64.h"
 #include "vpd/sqlite.h"
@@ -56,7 +57,7 @@ std::vector<std::pair<std::string, std::string>> metadata_rows(const BuildInfo& 
       {"phase_rule",
        "opening: ply <= 20 and non_pawn_material >= 50; else endgame: non_pawn_material <= 20 or "
        "piece_count <= 12; else middlegame"},
-      {"sources", sources_json(info.sources).dump()},
+      {"sources", json_text(sources_json(info.sources))},
       {"games_read", n(info.games_read)},
       {"games_skipped", n(info.games_skipped)},
       {"positions_considered", n(info.counts.positions_considered)},
@@ -141,10 +142,8 @@ std::string source_split(const std::string& path) {
 std::string source_member(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 Status write_database(const std::string& path, const BuildInfo& info, const std::vector<SampledPosition>& rows) {
-  PendingFile pending(path);
-  ::unlink(pending.path().c_str());  // a leftover of this pid would be opened as a database
-  MANAKA_RETURN_NOT_OK(write_into(pending.path(), path, info, rows));
-  return pending.commit();
+  ::unlink(path.c_str());  // a leftover of this pid would be opened as a database
+  return write_into(path, path, info, rows);
 }
 
 struct VpdFile::Handle {

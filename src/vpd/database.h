@@ -63,8 +63,8 @@ struct BuildInfo {
   std::string completed_at;  // ISO 8601 UTC, "2024-05-01T12:00:00Z"
 };
 
-// Writes the database at path (replacing a file there only once complete).
-// The rows' features are computed here from their FENs. Errors name path and
+// Writes the database at path, a temporary of the caller's (core/temporary.h)
+// that it commits once complete; a file already there is replaced. The rows' features are computed here from their FENs. Errors name path and
 // SQLite's message.
 Status write_database(const std::string& path, const BuildInfo& info, const std::vector<SampledPosition>& rows);
 

@@ -13,7 +13,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "core/file.h"
+#include "core/output.h"
 #include "core/progress.h"
 #include "shard/parquet_file.h"
 #include "vpd/database.h"
@@ -276,17 +278,6 @@ Status Exporter::finish(std::vector<ParquetFileInfo>& done) {
   return {};
 }
 
-// Removes the temporary directory unless released.
-struct TempDir {
-  std::string path;
-  bool keep = false;
-  ~TempDir() {
-    if (keep) return;
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
 Status write_rows(const ParquetExportOptions& o, const std::string& root, uint64_t total_rows,
                   uint64_t source_bytes, std::vector<ParquetFileInfo>& files) {
   MANAKA_ASSIGN_OR_RETURN(Db db, open_db(o.input, o.input, SQLITE_OPEN_READONLY));
@@ -331,9 +322,10 @@ Result<ParquetExportSummary> export_parquet(const ParquetExportOptions& o) {
   MANAKA_ASSIGN_OR_RETURN(VpdFile vpd, VpdFile::open(o.input));
   MANAKA_ASSIGN_OR_RETURN(uint64_t total_rows, vpd.rows());
   MANAKA_RETURN_NOT_OK(check_paths(o));
+  MANAKA_RETURN_NOT_OK(check_not_input(o.output_dir, {o.input}));
   std::error_code ec;
   if (fs::exists(fs::symlink_status(o.output_dir, ec)) && !o.overwrite)
-    return Status::invalid(o.output_dir + ": already exists (--overwrite replaces it)");
+    return Status::invalid(o.output_dir + ": exists; pass --overwrite to replace it");
 
   ParquetExportSummary s;
   s.input = o.input;
@@ -343,11 +335,8 @@ Result<ParquetExportSummary> export_parquet(const ParquetExportOptions& o) {
   if (ec) return Status::io(o.input + ": " + ec.message());
   MANAKA_ASSIGN_OR_RETURN(s.source_crc32, crc32_file(o.input));
 
-  TempDir temp{temporary_path(o.output_dir)};
-  fs::remove_all(temp.path, ec);
-  if (!fs::create_directories(temp.path, ec) || ec)
-    return Status::io(temp.path + ": cannot create: " + (ec ? ec.message() : "exists"));
-  MANAKA_RETURN_NOT_OK(write_rows(o, temp.path, total_rows, s.source_bytes, s.files));
+  MANAKA_ASSIGN_OR_RETURN(TempDir temp, TempDir::for_output(o.output_dir));
+  MANAKA_RETURN_NOT_OK(write_rows(o, temp.path(), total_rows, s.source_bytes, s.files));
   std::sort(s.files.begin(), s.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   for (const auto& f : s.files) s.rows += f.rows;
   if (s.rows != total_rows)
@@ -355,28 +344,14 @@ Result<ParquetExportSummary> export_parquet(const ParquetExportOptions& o) {
                            std::to_string(total_rows));
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   {
-    MANAKA_ASSIGN_OR_RETURN(OutputFile manifest, OutputFile::create(temp.path + "/" + PARQUET_MANIFEST_NAME));
+    MANAKA_ASSIGN_OR_RETURN(OutputFile manifest, OutputFile::create(temp.path() + "/" + PARQUET_MANIFEST_NAME));
     const std::string text = manifest_json(s);
     MANAKA_RETURN_NOT_OK(manifest.write_all(text.data(), text.size()));
     MANAKA_RETURN_NOT_OK(manifest.close());
   }
 
-  // Into place: an existing output is moved aside first and removed only
-  // once the new one holds its name.
-  const std::string aside = o.output_dir + ".old-" + temp.path.substr(temp.path.rfind('-') + 1);
-  const bool replacing = fs::exists(fs::symlink_status(o.output_dir, ec));
-  if (replacing) {
-    fs::rename(o.output_dir, aside, ec);
-    if (ec) return Status::io(o.output_dir + ": cannot move aside: " + ec.message());
-  }
-  fs::rename(temp.path, o.output_dir, ec);
-  if (ec) {
-    Status st = Status::io(o.output_dir + ": cannot rename " + temp.path + " into place: " + ec.message());
-    if (replacing) fs::rename(aside, o.output_dir, ec);
-    return st;
-  }
-  temp.keep = true;
-  if (replacing) fs::remove_all(aside, ec);
+  // Into place: an existing output is swapped out in one step and removed.
+  MANAKA_RETURN_NOT_OK(temp.commit(o.overwrite));
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return s;
 }
@@ -405,7 +380,7 @@ std::string manifest_json(const ParquetExportSummary& s) {
                      {"crc32", f.crc32}});
   }
   j["files"] = std::move(files);
-  return j.dump(2) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 std::string format_export_summary(const ParquetExportSummary& s) {

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "core/text.h"
 #include "vpd/database.h"
 #include "vpd/features.h"
 #include "vpd/sqlite.h"
@@ -158,7 +159,7 @@ std::string report_json(const VarianceReport& r) {
   nlohmann::json out = {{"format", "VPD1-variance"},  {"version", 1},
                         {"rows", r.rows},             {"target_size", r.target_size},
                         {"high_variance", r.high_variance}, {"checks", checks}};
-  return out.dump();
+  return json_text(out);
 }
 
 std::string format_report(const VarianceReport& r) {

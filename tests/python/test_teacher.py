@@ -294,10 +294,10 @@ def test_the_command_line(tmp_path):
     s = json.loads(run.stdout)
     assert s["records_written"] == 1 and s["refused"]["side_mismatch"] == 1
     run = subprocess.run([manaka_cmd, "teacher", "convert", str(corpus), "-o", str(out), "--column", "sfen=position",
-                          "--eval-coef", "600", "--mate-scale", "32000", "--strict"], capture_output=True, text=True)
+                          "--eval-coef", "600", "--mate-scale", "32000", "--strict", "--overwrite"], capture_output=True, text=True)
     assert run.returncode == 1
     assert run.stderr.strip() == (f"manaka: {corpus}: row 1: refused (side_mismatch, side disagrees with its SFEN): "
                                   "side 1 but the SFEN has Black to move")
     run = subprocess.run([manaka_cmd, "teacher", "convert", str(corpus), "-o", str(out), "--eval-coef", "600",
-                          "--mate-scale", "32000"], capture_output=True, text=True)
+                          "--mate-scale", "32000", "--overwrite"], capture_output=True, text=True)
     assert run.returncode == 1 and 'no column "sfen" for field sfen' in run.stderr

@@ -164,7 +164,7 @@ def test_existing_output_refused_then_overwritten(exported):
     before = (out / "_manifest.json").read_text()
     proc = run("to-parquet", str(vpd), "-o", str(out))
     assert proc.returncode != 0
-    assert "already exists" in proc.stderr
+    assert "exists; pass --overwrite" in proc.stderr
     assert (out / "_manifest.json").read_text() == before
     other = exported["root"] / "again"
     proc = run("to-parquet", str(vpd), "-o", str(other), "-q")

@@ -48,7 +48,7 @@ TEST(Spool, TempDirGoesWithItsContents) {
   auto dir = testing::scratch_dir();
   std::string path;
   {
-    auto tmp = TempDir::create(dir.string());
+    auto tmp = TempDir::scratch(dir.string(), kSpoolDirLabel);
     ASSERT_TRUE(tmp.ok()) << tmp.status().message();
     path = tmp->path();
     EXPECT_EQ(fs::path(path).filename().string().rfind(".manaka-pack-" + std::to_string(::getpid()) + "-", 0), 0u);
@@ -68,7 +68,7 @@ TEST(Spool, TempDirGoesWithItsContents) {
 }
 
 TEST(Spool, MissingParentIsAnIoErrorNamingIt) {
-  auto tmp = TempDir::create("/nonexistent/spools");
+  auto tmp = TempDir::scratch("/nonexistent/spools", kSpoolDirLabel);
   ASSERT_FALSE(tmp.ok());
   EXPECT_EQ(tmp.status().kind(), ErrorKind::IO);
   EXPECT_NE(tmp.status().message().find("/nonexistent/spools"), std::string::npos);

@@ -55,6 +55,7 @@ TEST(Inspect, Report) {
   o.prefix = (dir / "x").string();
   o.rows_per_shard = 600;
   o.footer = {{"pov", "0"}, {"temperature", "100"}};
+  o.set_rows = 1000;
   auto w = ShardWriter::create(o);
   ASSERT_TRUE(w.ok());
   for (uint32_t i = 0; i < 1000; ++i) {

@@ -30,11 +30,13 @@ Row make_row(uint32_t i, bool with_cp) {
   return r;
 }
 
-ShardWriterOptions options(const fs::path& dir, uint64_t rows_per_shard) {
+ShardWriterOptions options(const fs::path& dir, uint64_t rows_per_shard, uint64_t set_rows) {
   ShardWriterOptions o;
   o.prefix = (dir / "sub" / "part").string();  // the directory is created
   o.rows_per_shard = rows_per_shard;
   o.footer = {{"pov", "0"}};
+  o.set_id = 0xABCDEF;
+  o.set_rows = set_rows;
   return o;
 }
 
@@ -46,7 +48,7 @@ TEST(ShardIo, ShardPath) {
 
 TEST(ShardIo, RowsRoundTrip) {
   auto dir = testing::scratch_dir();
-  auto w = ShardWriter::create(options(dir, 10000));
+  auto w = ShardWriter::create(options(dir, 10000, 12000));
   ASSERT_TRUE(w.ok()) << w.status().message();
   std::vector<Row> rows;
   for (uint32_t i = 0; i < 12000; ++i) {
@@ -61,7 +63,11 @@ TEST(ShardIo, RowsRoundTrip) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->num_rows(), 10000);
   EXPECT_EQ(r->num_row_groups(), 2);  // 8192 + 1808
-  EXPECT_EQ(r->footer(), (FooterPairs{{"pov", "0"}}));
+  EXPECT_EQ(r->footer(), (FooterPairs{{"pov", "0"},
+                                      {"manaka.set.id", "0000000000abcdef"},
+                                      {"manaka.set.shard", "0"},
+                                      {"manaka.set.shards", "2"},
+                                      {"manaka.set.rows", "12000"}}));
   ShardColumns only;
   only.packed = only.value_z = only.value_q = only.weight = false;
   auto b = r->read_row_group(1, only);
@@ -77,7 +83,7 @@ TEST(ShardIo, RowsRoundTrip) {
 
 TEST(ShardIo, OnlyCompleteShardsHaveFinalNames) {
   auto dir = testing::scratch_dir();
-  auto w = ShardWriter::create(options(dir, 100000));
+  auto w = ShardWriter::create(options(dir, 100000, 9000));
   ASSERT_TRUE(w.ok());
   for (uint32_t i = 0; i < 9000; ++i) ASSERT_TRUE((*w)->append(make_row(i, true)).ok());
   // One row group is out, the shard is not complete: only a temporary exists.

@@ -229,6 +229,7 @@ TEST(Convert, AParquetFileWithoutAColumnIsRefusedNamingIt) {
   ASSERT_TRUE(empty.ok()) << empty.status().message();
   EXPECT_EQ(empty->records_written, 0u);
   ASSERT_TRUE(o.columns.set("cp=score").ok());
+  o.overwrite = true;
   auto s = convert(o);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().message(),

@@ -114,7 +114,7 @@ TEST(ParquetExport, FilesManifestAndRefusals) {
   // An existing output is refused, then replaced with --overwrite.
   auto again = export_parquet(o);
   ASSERT_FALSE(again.ok());
-  EXPECT_NE(again.status().message().find("already exists"), std::string::npos) << again.status().message();
+  EXPECT_NE(again.status().message().find("exists; pass --overwrite"), std::string::npos) << again.status().message();
   write_file(dir.path / "out" / "stale.txt", "x");
   o.overwrite = true;
   o.rows_per_file = PARQUET_DEFAULT_ROWS_PER_FILE;

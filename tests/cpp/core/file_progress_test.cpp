@@ -1,4 +1,4 @@
-// core/file and core/progress, which the stream layer brought in.
+// core/bytes, core/file and core/progress.
 #include <gtest/gtest.h>
 
 #include <unistd.h>

@@ -1,0 +1,24 @@
+// The output policy every command follows (docs/reliability.md):
+//   1. an output that is one of the inputs (the same file by device and
+//      inode, whatever path names it) is refused, --overwrite or not;
+//   2. an existing output is refused unless the caller asked to overwrite;
+//   3. the output appears under its final name only when complete (the
+//      writers' part: core/temporary.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace manaka {
+
+// Rules 1 and 2 for one output path. Inputs that do not exist are ignored
+// here (opening them reports that); directories among the inputs are
+// compared as themselves, not by what they hold.
+Status check_output(const std::string& output, const std::vector<std::string>& inputs, bool overwrite);
+
+// Rule 1 alone: whether path is the same file as one of inputs; names it.
+Status check_not_input(const std::string& path, const std::vector<std::string>& inputs);
+
+}  // namespace manaka

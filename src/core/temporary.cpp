@@ -1,0 +1,255 @@
+#include "core/temporary.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/file.h"
+
+namespace manaka {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kTempInfix = ".tmp-";
+
+// ---- the registry the signal thread empties ----
+
+struct Registry {
+  std::mutex mu;
+  std::vector<std::pair<uint64_t, std::string>> paths;
+  uint64_t next_id = 1;
+};
+
+Registry& registry() {
+  static Registry* r = new Registry;  // never destroyed: the signal thread may outlive main
+  return *r;
+}
+
+// Whether pid names a process that no longer exists.
+bool process_gone(const std::string& digits) {
+  if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  const auto pid = static_cast<pid_t>(std::stol(digits));
+  if (pid <= 0 || pid == ::getpid()) return false;
+  return ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+void remove_path(const std::string& path) {
+  std::error_code ec;
+  fs::remove_all(path, ec);
+}
+
+void signal_thread(sigset_t set) {
+  int sig = 0;
+  while (::sigwait(&set, &sig) != 0) {
+  }
+  Registry& r = registry();
+  r.mu.lock();  // held until the process ends: no temporary is made after this
+  for (const auto& [id, path] : r.paths) remove_path(path);
+  ::signal(sig, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  ::pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+  ::raise(sig);
+  ::_exit(128 + sig);  // not reached: the default action ends the process
+}
+
+}  // namespace
+
+std::string temporary_path(const std::string& final_path) {
+  return final_path + kTempInfix + std::to_string(::getpid());
+}
+
+Status rename_into_place(const std::string& temp, const std::string& final_path) {
+  if (::rename(temp.c_str(), final_path.c_str()) != 0)
+    return io_error(final_path, ("cannot rename " + temp + " onto it").c_str(), errno);
+  return Status();
+}
+
+int remove_stale_temporaries(const std::string& final_path) {
+  const fs::path final_p(final_path);
+  const fs::path dir = final_p.parent_path().empty() ? fs::path(".") : final_p.parent_path();
+  const std::string stem = final_p.filename().string() + kTempInfix;
+  int removed = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() <= stem.size() || name.compare(0, stem.size(), stem) != 0) continue;
+    if (!process_gone(name.substr(stem.size()))) continue;
+    remove_path(entry.path().string());
+    ++removed;
+  }
+  return removed;
+}
+
+void install_signal_cleanup() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::thread(signal_thread, set).detach();
+}
+
+// ---- TemporaryRegistration ----
+
+TemporaryRegistration::TemporaryRegistration(const std::string& path) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mu);
+  id_ = r.next_id++;
+  r.paths.emplace_back(id_, path);
+}
+
+TemporaryRegistration::TemporaryRegistration(TemporaryRegistration&& other) noexcept
+    : id_(std::exchange(other.id_, 0)) {}
+
+TemporaryRegistration& TemporaryRegistration::operator=(TemporaryRegistration&& other) noexcept {
+  if (this != &other) {
+    release();
+    id_ = std::exchange(other.id_, 0);
+  }
+  return *this;
+}
+
+void TemporaryRegistration::release() {
+  if (id_ == 0) return;
+  Registry& r = registry();
+  std::lock_guard lock(r.mu);
+  for (size_t i = 0; i < r.paths.size(); ++i) {
+    if (r.paths[i].first != id_) continue;
+    r.paths[i] = std::move(r.paths.back());
+    r.paths.pop_back();
+    break;
+  }
+  id_ = 0;
+}
+
+// ---- PendingFile ----
+
+PendingFile::PendingFile(std::string final_path)
+    : final_(std::move(final_path)), temp_(temporary_path(final_)), registration_(temp_) {
+  remove_stale_temporaries(final_);
+}
+
+Status PendingFile::commit() {
+  if (done_) return Status::io(final_ + ": commit of a file already committed or discarded");
+  Status st = rename_into_place(temp_, final_);
+  if (!st.ok()) {
+    discard();
+    return st;
+  }
+  done_ = true;
+  registration_.release();
+  return Status();
+}
+
+void PendingFile::discard() {
+  if (done_) return;
+  done_ = true;
+  ::unlink(temp_.c_str());
+  registration_.release();
+}
+
+// ---- TempDir ----
+
+Result<TempDir> TempDir::for_output(const std::string& final_path) {
+  remove_stale_temporaries(final_path);
+  TempDir dir;
+  dir.path_ = temporary_path(final_path);
+  dir.final_ = final_path;
+  remove_path(dir.path_);  // a leftover of a process with our pid
+  if (::mkdir(dir.path_.c_str(), 0755) != 0) {
+    int err = errno;
+    dir.path_.clear();
+    return io_error(temporary_path(final_path), "cannot create the directory", err);
+  }
+  dir.registration_ = TemporaryRegistration(dir.path_);
+  return dir;
+}
+
+Result<TempDir> TempDir::scratch(const std::string& parent_dir, const std::string& label) {
+  const std::string parent = parent_dir.empty() ? std::string(".") : parent_dir;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() <= label.size() || name.compare(0, label.size(), label) != 0) continue;
+    const size_t dash = name.find('-', label.size());
+    if (dash == std::string::npos) continue;
+    if (process_gone(name.substr(label.size(), dash - label.size()))) remove_path(entry.path().string());
+  }
+  std::string pattern = parent + "/" + label + std::to_string(::getpid()) + "-XXXXXX";
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  if (::mkdtemp(buf.data()) == nullptr) return io_error(pattern, "cannot create the directory", errno);
+  TempDir dir;
+  dir.path_ = buf.data();
+  dir.registration_ = TemporaryRegistration(dir.path_);
+  return dir;
+}
+
+TempDir::TempDir(TempDir&& other) noexcept
+    : path_(std::exchange(other.path_, {})),
+      final_(std::exchange(other.final_, {})),
+      registration_(std::move(other.registration_)) {}
+
+TempDir& TempDir::operator=(TempDir&& other) noexcept {
+  if (this != &other) {
+    remove();
+    path_ = std::exchange(other.path_, {});
+    final_ = std::exchange(other.final_, {});
+    registration_ = std::move(other.registration_);
+  }
+  return *this;
+}
+
+Status TempDir::commit(bool replace) {
+  if (path_.empty() || final_.empty()) return Status::io(final_ + ": commit of a directory that is not pending");
+  struct stat st;
+  const bool exists = ::lstat(final_.c_str(), &st) == 0;
+  if (exists && !replace) return Status::io(final_ + ": exists; not replaced");
+  if (exists) {
+    // The new tree takes the name in one step; the old one is then here.
+    if (::renameat2(AT_FDCWD, path_.c_str(), AT_FDCWD, final_.c_str(), RENAME_EXCHANGE) == 0) {
+      remove();
+      return Status();
+    }
+    if (errno != EINVAL && errno != ENOSYS) return io_error(final_, "cannot exchange it with its replacement", errno);
+    const std::string aside = final_ + ".old-" + std::to_string(::getpid());
+    if (::rename(final_.c_str(), aside.c_str()) != 0) return io_error(final_, "cannot move it aside", errno);
+    Status st_in = rename_into_place(path_, final_);
+    if (!st_in.ok()) {
+      (void)::rename(aside.c_str(), final_.c_str());
+      return st_in;
+    }
+    remove_path(aside);
+  } else {
+    MANAKA_RETURN_NOT_OK(rename_into_place(path_, final_));
+  }
+  path_.clear();
+  registration_.release();
+  return Status();
+}
+
+void TempDir::remove() {
+  if (path_.empty()) return;
+  remove_path(path_);
+  path_.clear();
+  registration_.release();
+}
+
+}  // namespace manaka

@@ -1,0 +1,118 @@
+// Temporaries: where an output lives until it is complete, and who removes
+// it when the run does not complete (docs/reliability.md).
+//
+//   "<final>.tmp-<pid>"           a file or directory that becomes <final> by
+//                                 rename (temporary_path, PendingFile, TempDir)
+//   "<parent>/<label><pid>-XXXXXX" a scratch directory that never becomes an
+//                                 output (TempDir::scratch: pack's spools)
+//
+// Three ways a temporary goes away:
+//   1. its owner is destroyed or discards it (an error, an exception);
+//   2. SIGINT, SIGTERM or SIGHUP: the command's signal thread removes every
+//      registered temporary before the process dies (install_signal_cleanup);
+//   3. after kill -9: the next run that writes the same output, or scratches
+//      in the same parent, removes the ones whose process no longer exists
+//      (remove_stale_temporaries). The pid in the name is what proves a
+//      temporary is ours and dead; a live pid's temporary is never touched.
+//
+// The registry behind (2) is process-wide by necessity: a signal names no
+// owner. It is a mutex-guarded list, touched only when a temporary is made or
+// goes, never per byte.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/status.h"
+
+namespace manaka {
+
+// "<final>.tmp-<pid>".
+std::string temporary_path(const std::string& final_path);
+
+// rename(2) of a completed temporary onto its final name.
+Status rename_into_place(const std::string& temp, const std::string& final_path);
+
+// Removes "<final>.tmp-<pid>" files and directories beside final_path whose
+// process no longer exists. Returns how many it removed.
+int remove_stale_temporaries(const std::string& final_path);
+
+// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread and in every thread
+// it starts afterwards, and starts a thread that waits for them: on one, it
+// removes the registered temporaries and ends the process by that signal
+// (exit status 128 + signal, as a shell reports it). Call it first in main(),
+// before any thread exists. Not for the Python module: Python owns its
+// signals there.
+void install_signal_cleanup();
+
+// A path the signal thread removes (remove_all) if the process is stopped
+// while it is registered. Registration moves with the object.
+class TemporaryRegistration {
+ public:
+  TemporaryRegistration() = default;
+  explicit TemporaryRegistration(const std::string& path);
+  TemporaryRegistration(TemporaryRegistration&& other) noexcept;
+  TemporaryRegistration& operator=(TemporaryRegistration&& other) noexcept;
+  TemporaryRegistration(const TemporaryRegistration&) = delete;
+  TemporaryRegistration& operator=(const TemporaryRegistration&) = delete;
+  ~TemporaryRegistration() { release(); }
+  void release();
+
+ private:
+  uint64_t id_ = 0;
+};
+
+// A temporary for a writer that opens files by name itself (the MPK1 writer,
+// Arrow's file sink, SQLite): write to path(), then commit() renames it onto
+// the final name; destroyed uncommitted, it removes the temporary. Creating
+// one removes the stale temporaries of the same output first.
+class PendingFile {
+ public:
+  explicit PendingFile(std::string final_path);
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+  ~PendingFile() { discard(); }
+
+  const std::string& path() const { return temp_; }
+  const std::string& final_path() const { return final_; }
+  Status commit();
+  // Removes the temporary (a no-op once committed).
+  void discard();
+
+ private:
+  std::string final_, temp_;
+  TemporaryRegistration registration_;
+  bool done_ = false;
+};
+
+// A directory removed with everything in it on destruction, unless it was
+// committed (renamed onto its final name).
+class TempDir {
+ public:
+  // "<final>.tmp-<pid>", created empty (a leftover of this pid is removed);
+  // commit() renames it onto final_path.
+  static Result<TempDir> for_output(const std::string& final_path);
+  // "<parent>/<label><pid>-XXXXXX" (mkdtemp), after removing the directories
+  // of that pattern whose process no longer exists. Never committed.
+  static Result<TempDir> scratch(const std::string& parent, const std::string& label);
+
+  TempDir() = default;
+  TempDir(TempDir&& other) noexcept;
+  TempDir& operator=(TempDir&& other) noexcept;
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() { remove(); }
+
+  const std::string& path() const { return path_; }
+  // Renames the directory onto its final path. An existing directory there
+  // is refused, or with replace swapped out atomically (renameat2 exchange;
+  // where the filesystem lacks it, moved aside first) and then removed.
+  Status commit(bool replace = false);
+  void remove();
+
+ private:
+  std::string path_, final_;
+  TemporaryRegistration registration_;
+};
+
+}  // namespace manaka

@@ -1,0 +1,24 @@
+// Text that leaves the program: messages for a terminal, JSON for scripts.
+// Both must survive whatever bytes a file or a path holds: a name that is not
+// UTF-8 (caf\xe9.pgn) never aborts a JSON dump, and bytes of a hostile file
+// quoted in a message never reach a terminal as escape sequences.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace manaka {
+
+// s as valid UTF-8 with no control characters but '\n' and '\t': C0 and
+// C1 controls and DEL as "\x1b" / "\u009b", bytes that are not UTF-8 as
+// "\xe9". Printable text passes unchanged.
+std::string printable(std::string_view s);
+
+// j.dump(indent), with strings that are not UTF-8 written with U+FFFD in
+// place of each bad byte instead of throwing (nlohmann's type_error.316).
+std::string json_text(const nlohmann::json& j, int indent = -1);
+std::string json_text(const nlohmann::ordered_json& j, int indent = -1);
+
+}  // namespace manaka

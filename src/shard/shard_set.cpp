@@ -1,0 +1,165 @@
+#include "shard/shard_set.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "core/file.h"
+#include "shard/parquet_file.h"
+#include "shard/shard_reader.h"
+
+namespace manaka::shard {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kExt = ".parquet";
+
+// The index of "<base>-NNNNN.parquet", or -1.
+int64_t shard_index(const std::string& name, const std::string& base) {
+  const std::string ext = kExt;
+  if (name.size() < base.size() + 1 + 5 + ext.size()) return -1;
+  if (name.compare(0, base.size(), base) != 0 || name[base.size()] != '-') return -1;
+  if (name.compare(name.size() - ext.size(), ext.size(), ext) != 0) return -1;
+  const std::string digits = name.substr(base.size() + 1, name.size() - base.size() - 1 - ext.size());
+  if (digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoll(digits);
+}
+
+std::string footer_value(const FooterPairs& footer, const char* key) {
+  for (const auto& [k, v] : footer)
+    if (k == key) return v;
+  return "";
+}
+
+struct Member {
+  std::string path, id;
+  uint64_t index = 0, count = 0;
+};
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> set_footer(uint64_t set_id, uint64_t index, uint64_t count,
+                                                            uint64_t rows) {
+  char id[24];
+  std::snprintf(id, sizeof id, "%016" PRIx64, set_id);
+  return {{kSetIdKey, id},
+          {kSetShardKey, std::to_string(index)},
+          {kSetShardsKey, std::to_string(count)},
+          {kSetRowsKey, std::to_string(rows)}};
+}
+
+std::string shard_prefix(const std::string& path) {
+  const fs::path p(path);
+  const std::string name = p.filename().string();
+  const size_t dash = name.rfind('-');
+  if (dash == std::string::npos || dash == 0) return "";
+  if (shard_index(name, name.substr(0, dash)) < 0) return "";
+  return (p.parent_path() / name.substr(0, dash)).string();
+}
+
+Result<std::vector<std::pair<uint64_t, std::string>>> existing_shards(const std::string& prefix) {
+  const fs::path p(prefix);
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  const std::string base = p.filename().string();
+  std::vector<std::pair<uint64_t, std::string>> out;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return out;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const int64_t index = shard_index(entry.path().filename().string(), base);
+    if (index >= 0) out.emplace_back(uint64_t(index), entry.path().string());
+  }
+  if (ec) return Status::io(dir.string() + ": cannot list: " + ec.message());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Status check_shard_sets(const std::vector<std::string>& paths, bool require_complete) {
+  std::map<std::string, std::vector<Member>> by_prefix;
+  for (const std::string& path : paths) {
+    MANAKA_ASSIGN_OR_RETURN(FooterPairs footer, read_parquet_footer(path));
+    Member m{path, footer_value(footer, kSetIdKey)};
+    if (m.id.empty()) continue;  // no set recorded: nothing to check
+    const std::string shard = footer_value(footer, kSetShardKey), count = footer_value(footer, kSetShardsKey);
+    if (shard.empty() || count.empty() || shard.find_first_not_of("0123456789") != std::string::npos ||
+        count.find_first_not_of("0123456789") != std::string::npos || shard.size() > 18 || count.size() > 18)
+      return Status::invalid(path + ": footer names set " + m.id + " without a valid shard index and count");
+    m.index = std::stoull(shard);
+    m.count = std::stoull(count);
+    by_prefix[shard_prefix(path)].push_back(std::move(m));
+  }
+  for (auto& [prefix, members] : by_prefix) {
+    const std::string name = prefix.empty() ? std::string("files") : prefix + "-*.parquet";
+    for (const Member& m : members) {
+      if (m.id != members[0].id) {
+        return Status::invalid(name + ": a mixed shard set: " + members[0].path + " is of set " + members[0].id +
+                               ", " + m.path + " of set " + m.id +
+                               " (an interrupted or concurrent pack); pack again with --overwrite");
+      }
+    }
+    const Member& first = members[0];
+    std::vector<bool> seen(std::min<uint64_t>(first.count, 1u << 20), false);
+    for (const Member& m : members) {
+      if (m.count != first.count || m.index >= first.count) {
+        return Status::invalid(m.path + ": shard " + std::to_string(m.index) + " of " + std::to_string(m.count) +
+                               " does not fit set " + first.id + " of " + std::to_string(first.count) + " shards");
+      }
+      if (m.index < seen.size()) {
+        if (seen[m.index]) return Status::invalid(m.path + ": shard " + std::to_string(m.index) + " given twice");
+        seen[m.index] = true;
+      }
+    }
+    if (require_complete && members.size() != first.count) {
+      std::string missing;
+      int listed = 0;
+      for (uint64_t i = 0; i < seen.size() && listed < 5; ++i) {
+        if (seen[i]) continue;
+        missing += (listed++ ? ", " : "") + std::to_string(i);
+      }
+      return Status::invalid(name + ": an incomplete shard set: " + std::to_string(members.size()) + " of its " +
+                             std::to_string(first.count) + " shards (set " + first.id + "; missing " + missing +
+                             (members.size() + 5 < first.count ? ", ..." : "") + ")");
+    }
+  }
+  return Status();
+}
+
+Result<ShardSetLock> ShardSetLock::acquire(const std::string& prefix) {
+  const fs::path p(prefix);
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  const std::string path = (dir / ("." + p.filename().string() + ".lock")).string();
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return io_error(path, "cannot open the lock file", errno);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(fd);
+    if (err == EWOULDBLOCK)
+      return Status::invalid(prefix + ": another run is writing shards of this prefix (it holds " + path + ")");
+    return io_error(path, "cannot lock", err);
+  }
+  ShardSetLock lock;
+  lock.fd_ = fd;
+  return lock;
+}
+
+ShardSetLock& ShardSetLock::operator=(ShardSetLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = std::exchange(other.fd_, -1);
+  }
+  return *this;
+}
+
+ShardSetLock::~ShardSetLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+}  // namespace manaka::shard

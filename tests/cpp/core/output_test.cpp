@@ -1,0 +1,43 @@
+// core/output: the output policy every command follows.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/output.h"
+
+namespace manaka {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(Output, InputsExistingAndOverwrite) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("output_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string in = (dir / "in.parquet").string(), out = (dir / "out.mpk").string();
+  std::ofstream(in) << "input";
+  EXPECT_TRUE(check_output(out, {in}, false).ok());
+  std::ofstream(out) << "old";
+  auto exists = check_output(out, {in}, false);
+  ASSERT_FALSE(exists.ok());
+  EXPECT_EQ(exists.message(), out + ": exists; pass --overwrite to replace it");
+  EXPECT_TRUE(check_output(out, {in}, true).ok());
+  for (bool overwrite : {false, true}) {
+    auto same = check_output(in, {in}, overwrite);
+    ASSERT_FALSE(same.ok());
+    EXPECT_NE(same.message().find("is the input"), std::string::npos) << same.message();
+  }
+  fs::create_hard_link(in, dir / "alias");
+  EXPECT_FALSE(check_output((dir / "alias").string(), {in}, true).ok());
+  fs::create_symlink(in, dir / "link");
+  EXPECT_FALSE(check_output((dir / "link").string(), {in}, true).ok());
+  EXPECT_FALSE(check_output(dir.string(), {in}, true).ok());  // a directory is not a file to replace
+  EXPECT_FALSE(check_output("", {in}, true).ok());
+}
+
+}  // namespace
+}  // namespace manaka
