@@ -39,6 +39,7 @@
 
 #include "chess/move.h"
 #include "chess/position.h"
+#include "core/byte_source.h"
 #include "core/status.h"
 
 namespace manaka::chess {
@@ -51,14 +52,6 @@ constexpr size_t PGN_MAX_TAGS = 1024;
 constexpr size_t PGN_MAX_TAG_NAME_BYTES = 255;
 constexpr size_t PGN_MAX_TAG_VALUE_BYTES = 1 << 16;
 constexpr size_t PGN_MAX_TOKEN_BYTES = 64;  // a move text longer than this is not SAN
-
-// Where the reader pulls bytes from.
-class ByteSource {
- public:
-  virtual ~ByteSource() = default;
-  // Up to n bytes into buf; fewer only at the end, 0 once there.
-  virtual Result<size_t> read(char* buf, size_t n) = 0;
-};
 
 struct PgnGame {
   uint64_t number = 0;  // 1-based in the source, refused games counted too

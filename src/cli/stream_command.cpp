@@ -5,7 +5,7 @@
 //                                         file; exit status 1 if any is invalid
 //   manaka stream inspect FILE [--json]   header, counts and distributions
 //   manaka stream dump FILE [--limit N]   one JSON object per record
-#include <charconv>
+
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -37,12 +37,7 @@ std::string float_text(double v, int precision = 4) {
   return buf;
 }
 
-// The shortest text that reads back as the same float.
-void append_float(std::string& out, float v) {
-  char buf[32];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, res.ptr);
-}
+void append_float(std::string& out, float v) { out += number_text(v); }
 
 std::string percent(uint64_t n, uint64_t of) {
   return float_text(of ? 100.0 * static_cast<double>(n) / static_cast<double>(of) : 0.0, 3) + "%";

@@ -63,6 +63,15 @@ void Progress::set_live(bool live) {
                               std::chrono::duration<double>(live_ ? kLiveFirst : kLogFirst));
 }
 
+void Progress::set_units(std::string work, std::string rows) {
+  work_unit_ = std::move(work);
+  row_unit_ = std::move(rows);
+}
+
+std::string Progress::amount(double n) const {
+  return work_unit_.empty() ? format_bytes(n) : format_count(n) + " " + work_unit_;
+}
+
 Progress::~Progress() { finish(); }
 
 double Progress::elapsed_seconds() const {
@@ -72,14 +81,15 @@ double Progress::elapsed_seconds() const {
 std::string Progress::status_line() const {
   double secs = elapsed_seconds();
   double rate = secs > 0 ? static_cast<double>(bytes_) / secs : 0.0;
-  std::string line = label_ + ": " + format_count(static_cast<double>(rows_)) + " rows  " +
-                     format_bytes(static_cast<double>(bytes_));
+  std::string line = label_ + ": " + format_count(static_cast<double>(rows_)) + " " + row_unit_ + "  " +
+                     amount(static_cast<double>(bytes_));
   if (total_ > 0) {
     char pct[32];
     std::snprintf(pct, sizeof pct, " (%.1f%%)", 100.0 * static_cast<double>(bytes_) / static_cast<double>(total_));
-    line += " / " + format_bytes(static_cast<double>(total_)) + pct;
+    line += " / " + amount(static_cast<double>(total_)) + pct;
   }
-  line += "  " + format_bytes(rate) + "/s";
+  line += work_unit_.empty() ? "  " + format_bytes(rate) + "/s"
+                             : "  " + printf_string("%.3g %s/s", rate, work_unit_.c_str());
   if (total_ > 0 && rate > 0 && bytes_ <= total_) {
     line += "  ETA " + format_duration(static_cast<double>(total_ - bytes_) / rate);
   }
@@ -91,8 +101,9 @@ std::string Progress::summary_line() const {
   double rate = secs > 0 ? static_cast<double>(bytes_) / secs : 0.0;
   char tail[64];
   std::snprintf(tail, sizeof tail, " in %.2f s (", secs);
-  return label_ + ": " + format_count(static_cast<double>(rows_)) + " rows  " +
-         format_bytes(static_cast<double>(bytes_)) + tail + format_bytes(rate) + "/s)";
+  return label_ + ": " + format_count(static_cast<double>(rows_)) + " " + row_unit_ + "  " +
+         amount(static_cast<double>(bytes_)) + tail +
+         (work_unit_.empty() ? format_bytes(rate) + "/s)" : printf_string("%.3g %s/s)", rate, work_unit_.c_str()));
 }
 
 void Progress::check_clock() {

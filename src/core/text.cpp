@@ -1,5 +1,6 @@
 #include "core/text.h"
 
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 
@@ -64,6 +65,18 @@ std::string printable(std::string_view s) {
     i += n;
   }
   return out;
+}
+
+std::string number_text(double v) {
+  char buf[40];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+
+std::string number_text(float v) {
+  char buf[32];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
 }
 
 std::string json_text(const nlohmann::json& j, int indent) {

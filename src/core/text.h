@@ -16,6 +16,11 @@ namespace manaka {
 // "\xe9". Printable text passes unchanged.
 std::string printable(std::string_view s);
 
+// The shortest text that reads back as the same value ("100", "57.5",
+// "756.0865"): for footers, headers and messages that quote a number.
+std::string number_text(double v);
+std::string number_text(float v);
+
 // j.dump(indent), with strings that are not UTF-8 written with U+FFFD in
 // place of each bad byte instead of throwing (nlohmann's type_error.316).
 std::string json_text(const nlohmann::json& j, int indent = -1);

@@ -1,18 +1,12 @@
 #include "fold/compat.h"
 
 #include <bit>
-#include <charconv>
 #include <cstdint>
 
+#include "core/text.h"
 #include "fold/policy.h"
 
 namespace manaka::fold {
-
-std::string float_text(float v) {
-  char buf[32];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, res.ptr);
-}
 
 namespace {
 
@@ -66,7 +60,7 @@ Status check_foldable(const std::string& path_a, const stream::Header& a,
     return differs("fv_scale", std::to_string(a.fv_scale), std::to_string(b.fv_scale));
   }
   if (std::bit_cast<uint32_t>(a.eval_coef) != std::bit_cast<uint32_t>(b.eval_coef)) {
-    return differs("eval_coef", float_text(a.eval_coef), float_text(b.eval_coef));
+    return differs("eval_coef", number_text(a.eval_coef), number_text(b.eval_coef));
   }
   return Status();
 }

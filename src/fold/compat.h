@@ -23,8 +23,5 @@ namespace manaka::fold {
 Status check_foldable(const std::string& path_a, const stream::Header& a,
                       const std::string& path_b, const stream::Header& b);
 
-// The shortest text that reads back to the same float ("756.0865", "0"):
-// how messages and the footer write eval_coef.
-std::string float_text(float v);
 
 }  // namespace manaka::fold

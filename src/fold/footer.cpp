@@ -1,18 +1,11 @@
 #include "fold/footer.h"
 
-#include <charconv>
-
+#include "core/text.h"
 #include "fold/board_hash.h"
 #include "fold/compat.h"
 #include "fold/policy.h"
 
 namespace manaka::fold {
-
-std::string double_text(double v) {
-  char buf[40];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, res.ptr);
-}
 
 std::vector<std::pair<std::string, std::string>> footer_metadata(const stream::Header& h,
                                                                  double temperature) {
@@ -23,8 +16,8 @@ std::vector<std::pair<std::string, std::string>> footer_metadata(const stream::H
       {"mate_scale", std::to_string(h.mate_scale)},
       {"mate_slack", std::to_string(effective_mate_slack(h))},
       {"fv_scale", std::to_string(h.fv_scale)},
-      {"eval_coef", float_text(h.eval_coef)},
-      {"temperature", by_cp ? double_text(temperature) : "0"},
+      {"eval_coef", number_text(h.eval_coef)},
+      {"temperature", by_cp ? number_text(temperature) : "0"},
       {"packed_len", std::to_string(kBoardBytes)},
       {"packed", kPackedMeaning},
   };

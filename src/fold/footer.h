@@ -32,7 +32,4 @@ inline constexpr const char* kPackedMeaning =
 std::vector<std::pair<std::string, std::string>> footer_metadata(const stream::Header& header,
                                                                  double temperature);
 
-// Shortest round-trip text of a double ("100", "57.5").
-std::string double_text(double v);
-
 }  // namespace manaka::fold

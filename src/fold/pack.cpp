@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/text.h"
 #include "core/output.h"
 #include "core/progress.h"
 #include "core/splitmix64.h"
@@ -21,7 +22,7 @@ Status check_options(const PackOptions& o) {
   if (o.prefix.empty()) return Status::invalid("no output prefix (-o PREFIX)");
   if (!std::isfinite(o.temperature) || o.temperature <= 0) {
     return Status::invalid("temperature must be a finite number of centipawns > 0, not " +
-                           double_text(o.temperature));
+                           number_text(o.temperature));
   }
   if (o.rows_per_shard == 0) return Status::invalid("rows per shard must be at least 1");
   if (o.buckets > kMaxBuckets) {

@@ -6,9 +6,7 @@
 //   SplitMix64    Steele, Lea & Flood's 64-bit mixer; used only to expand a
 //                 64-bit seed into xoshiro's 256-bit state.
 //   Xoshiro256ss  Blackman & Vigna's xoshiro256** 1.0.
-//   below(n)      a uniform integer in [0, n): Lemire's multiply-shift with
-//                 rejection (the high 64 bits of a 128-bit product, redrawn
-//                 while the low 64 bits fall under 2^64 mod n).
+//   below(n)      a uniform integer in [0, n): core/uniform.h.
 //   shuffle()     Fisher-Yates from the back: for i = n-1 down to 1,
 //                 swap(a[i], a[below(i + 1)]).
 //
@@ -26,6 +24,7 @@
 #include <utility>
 
 #include "core/splitmix64.h"
+#include "core/uniform.h"
 
 namespace manaka::fold {
 
@@ -67,19 +66,8 @@ class Xoshiro256ss {
     return result;
   }
 
-  // Uniform in [0, n); n must be > 0.
-  uint64_t below(uint64_t n) {
-    unsigned __int128 m = static_cast<unsigned __int128>(next()) * n;
-    auto low = static_cast<uint64_t>(m);
-    if (low < n) {
-      const uint64_t floor = (0 - n) % n;  // 2^64 mod n
-      while (low < floor) {
-        m = static_cast<unsigned __int128>(next()) * n;
-        low = static_cast<uint64_t>(m);
-      }
-    }
-    return static_cast<uint64_t>(m >> 64);
-  }
+  // Uniform in [0, n); n must be > 0 (core/uniform.h).
+  uint64_t below(uint64_t n) { return uniform_below(*this, n); }
 
   template <typename T>
   void shuffle(std::span<T> items) {

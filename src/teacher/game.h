@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/splitmix64.h"
+#include "core/uniform.h"
 #include "core/status.h"
 #include "engine/usi_engine.h"
 #include "shard/corpus_batch.h"
@@ -76,10 +77,8 @@ class GameRng {
  public:
   explicit GameRng(uint64_t seed) : mix_(seed) {}
   uint64_t next() { return mix_.next(); }
-  // Uniform in [0, n), n > 0 (multiply-shift; the bias is below 2^-50 here).
-  uint32_t below(uint32_t n) {
-    return static_cast<uint32_t>((static_cast<unsigned __int128>(next()) * n) >> 64);
-  }
+  // Uniform in [0, n), n > 0 (core/uniform.h).
+  uint32_t below(uint32_t n) { return static_cast<uint32_t>(uniform_below(*this, n)); }
 
  private:
   SplitMix64 mix_;

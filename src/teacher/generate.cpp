@@ -15,6 +15,7 @@
 
 #include "core/output.h"
 #include "core/progress.h"
+#include "core/task_thread.h"
 #include "shard/corpus_writer.h"
 #include "teacher/score.h"
 
@@ -56,7 +57,9 @@ Status check_options(const GenerateOptions& o) {
 }
 
 // Completed games, written in game order as soon as every earlier game is
-// settled (completed, lost or refused).
+// settled (completed, lost or refused). Workers only hand rows over under the
+// lock; the parquet part is written on the collector's own thread, so no
+// worker waits on a disk write.
 class Collector {
  public:
   Collector(shard::CorpusWriter& writer, const GenerateOptions& o) : writer_(writer), options_(o) {}
@@ -84,20 +87,21 @@ class Collector {
     }
     done_.clear();
     flush_locked();
-    return error_;
-  }
-
-  Status error() {
-    std::lock_guard<std::mutex> lock(mu_);
+    if (written_.valid()) written_.wait();  // tasks run in order: the last one ends them all
+    std::lock_guard<std::mutex> write_lock(write_mu_);
     return error_;
   }
 
  private:
   void flush_locked() {
     last_flush_ = Clock::now();
-    if (pending_.empty() || !error_.ok()) return;
-    error_ = writer_.write(pending_);
+    if (pending_.empty()) return;
+    auto rows = std::make_shared<std::vector<shard::CorpusRow>>(std::move(pending_));
     pending_.clear();
+    written_ = writing_.submit([this, rows] {
+      std::lock_guard<std::mutex> write_lock(write_mu_);
+      if (error_.ok()) error_ = writer_.write(*rows);
+    });
   }
 
   shard::CorpusWriter& writer_;
@@ -107,7 +111,10 @@ class Collector {
   uint64_t next_ = 0;
   std::vector<shard::CorpusRow> pending_;
   Clock::time_point last_flush_ = Clock::now();
+  std::mutex write_mu_;  // guards error_, set on the writing thread
   Status error_;
+  std::future<void> written_;
+  TaskThread writing_;  // last: joined first, while what its tasks use still exists
 };
 
 // What the workers share.
@@ -185,36 +192,6 @@ void run_worker(engine::UsiEngine& eng, const GenerateOptions& o, Collector& out
   sh.wake.notify_all();
 }
 
-// "generate: 12/100 games (1.2/s), 1234 positions (123/s), 0 lost, 0 illegal"
-class GenerateProgress {
- public:
-  explicit GenerateProgress(const GenerateOptions& o) : games_(o.games), enabled_(o.progress) {
-    live_ = ::isatty(::fileno(stderr)) == 1;
-  }
-  void tick(const Shared& sh, bool last = false) {
-    if (!enabled_) return;
-    double t = seconds_since(start_);
-    double every = live_ ? 0.2 : 10.0;
-    if (!last && (t < (live_ ? 0.5 : 10.0) || t - printed_at_ < every)) return;
-    if (last && !shown_) return;
-    printed_at_ = t;
-    shown_ = true;
-    uint64_t games = sh.settled.load(), positions = sh.searched.load();
-    char line[200];
-    std::snprintf(line, sizeof line, "generate: %llu/%d games (%.2f/s), %s positions (%.0f/s), %s",
-                  static_cast<unsigned long long>(games), games_, games / t,
-                  format_count(double(positions)).c_str(), positions / t, format_duration(t).c_str());
-    std::fprintf(stderr, live_ ? "\r%s\033[K%s" : "%s%s\n", line, live_ && last ? "\n" : "");
-    std::fflush(stderr);
-  }
-
- private:
-  Clock::time_point start_ = Clock::now();
-  int games_;
-  bool enabled_, live_ = false, shown_ = false;
-  double printed_at_ = 0.0;
-};
-
 shard::CorpusWriter::Footer corpus_footer(const GenerateOptions& o, const std::string& engine_name) {
   shard::CorpusWriter::Footer f = {
       {"generator", "manaka teacher generate"},
@@ -256,18 +233,21 @@ Result<GenerateSummary> generate(const GenerateOptions& o) {
   std::vector<std::thread> threads;
   for (int w = 0; w < o.workers; ++w)
     threads.emplace_back(run_worker, std::ref(*engines[size_t(w)]), std::cref(o), std::ref(collector), std::ref(sh));
-  GenerateProgress progress(o);
+  Progress progress("generate", uint64_t(o.games));
+  progress.set_units("games", "positions");
+  progress.set_enabled(o.progress);
   {
     std::unique_lock<std::mutex> lock(sh.mu);
     while (sh.running > 0) {
       sh.wake.wait_for(lock, std::chrono::milliseconds(200));
       lock.unlock();
-      progress.tick(sh);
+      progress.poll(sh.settled.load(), sh.searched.load());
       lock.lock();
     }
   }
   for (auto& t : threads) t.join();
-  progress.tick(sh, true);
+  progress.poll(sh.settled.load(), sh.searched.load());
+  progress.finish();
   for (auto& eng : engines) eng->quit();
 
   GenerateSummary s = std::move(sh.summary);

@@ -77,12 +77,10 @@ Result<BuildSummary> build(const BuildOptions& o) {
   std::vector<SampledPosition> rows = sampler.take();
   s.rows = rows.size();
   for (const SampledPosition& r : rows) ++s.rows_per_phase[r.phase];
-  // Written under a temporary of the output, given its variance report
-  // (variance.h) and only then renamed onto the output.
+  // Written under a temporary of the output, its variance report (variance.h)
+  // computed from the rows as they go in, and only then renamed onto it.
   PendingFile staged(o.output);
   MANAKA_RETURN_NOT_OK(write_database(staged.path(), s.info, rows));
-  MANAKA_ASSIGN_OR_RETURN(VarianceReport report, variance_report(staged.path()));
-  MANAKA_RETURN_NOT_OK(write_variance_metadata(staged.path(), report));
   MANAKA_RETURN_NOT_OK(staged.commit());
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return s;

@@ -12,6 +12,7 @@
 #include "core/file.h"
 #include "core/splitmix64.h"
 #include "vpd/sqlite.h"
+#include "vpd/variance.h"
 
 namespace manaka::vpd {
 namespace {
@@ -86,11 +87,13 @@ Status write_into(const std::string& temp, const std::string& name, const BuildI
 
   MANAKA_ASSIGN_OR_RETURN(Stmt insert, prepare(db.get(), name, INSERT_ROW));
   SplitMix64 keys(info.seed ^ RANDOM_KEY_STREAM);
+  VarianceTally tally;  // the variance report, from the rows as they go in
   int64_t id = 0;
   for (const SampledPosition& r : rows) {
     auto pos = chess::Position::from_fen(r.fen);
     if (!pos.ok()) return Status::invalid(name + ": sampled FEN refused: " + pos.status().message());
     const Features f = features_of(*pos);
+    tally.add(r.phase, RESULT_TOKENS[r.result], f);
     sqlite3_stmt* s = insert.get();
     sqlite3_bind_int64(s, 1, ++id);
     sqlite3_bind_int64(s, 2, int64_t(keys.next() >> 1));
@@ -116,7 +119,11 @@ Status write_into(const std::string& temp, const std::string& name, const BuildI
   MANAKA_RETURN_NOT_OK(exec(db.get(), name, INDEX));
 
   MANAKA_ASSIGN_OR_RETURN(Stmt meta, prepare(db.get(), name, INSERT_METADATA));
-  for (const auto& [key, value] : metadata_rows(info, rows)) {
+  auto metadata = metadata_rows(info, rows);
+  const VarianceReport report = variance_report(tally, info.target);
+  metadata.emplace_back("variance_report", report_json(report));
+  metadata.emplace_back("high_variance", report.high_variance ? "true" : "false");
+  for (const auto& [key, value] : metadata) {
     bind_text(meta.get(), 1, key);
     bind_text(meta.get(), 2, value);
     MANAKA_RETURN_NOT_OK(step_done(db.get(), meta.get(), name, "metadata " + key));

@@ -64,7 +64,8 @@ struct BuildInfo {
 };
 
 // Writes the database at path, a temporary of the caller's (core/temporary.h)
-// that it commits once complete; a file already there is replaced. The rows' features are computed here from their FENs. Errors name path and
+// that it commits once complete; a file already there is replaced. The
+// metadata includes the variance report (variance.h). The rows' features are computed here from their FENs. Errors name path and
 // SQLite's message.
 Status write_database(const std::string& path, const BuildInfo& info, const std::vector<SampledPosition>& rows);
 

@@ -1,6 +1,5 @@
 #include "vpd/parquet_export.h"
 
-#include <zlib.h>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text.h"
+#include "core/crc32.h"
 #include "core/file.h"
 #include "core/output.h"
 #include "core/progress.h"
@@ -34,34 +34,6 @@ std::string part_file_name(uint64_t index) {
   char name[40];
   std::snprintf(name, sizeof name, "part-%05llu.parquet", static_cast<unsigned long long>(index));
   return name;
-}
-
-namespace {
-
-constexpr size_t kHashBuffer = size_t{1} << 20;
-
-std::string hex32(uLong crc) {
-  char out[9];
-  std::snprintf(out, sizeof out, "%08lx", static_cast<unsigned long>(crc & 0xFFFFFFFFul));
-  return out;
-}
-
-}  // namespace
-
-std::string crc32_hex(const std::string& bytes) {
-  return hex32(crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
-}
-
-Result<std::string> crc32_file(const std::string& path) {
-  MANAKA_ASSIGN_OR_RETURN(InputFile in, InputFile::open(path));
-  std::vector<char> buf(kHashBuffer);
-  uLong crc = crc32_z(0, nullptr, 0);
-  for (;;) {
-    MANAKA_ASSIGN_OR_RETURN(size_t n, in.read(buf.data(), buf.size()));
-    if (n == 0) break;
-    crc = crc32_z(crc, reinterpret_cast<const Bytef*>(buf.data()), n);
-  }
-  return hex32(crc);
 }
 
 namespace {

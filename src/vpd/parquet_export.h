@@ -68,11 +68,6 @@ std::string partition_directory(const std::string& split, int phase);
 // "part-00000.parquet"
 std::string part_file_name(uint64_t index);
 
-// CRC-32 (zlib's, as Python's zlib.crc32) as 8 lowercase hex digits: of
-// bytes, of a file's contents. For detecting damaged copies, not tampering.
-std::string crc32_hex(const std::string& bytes);
-Result<std::string> crc32_file(const std::string& path);
-
 // The manifest's JSON text (pretty-printed, ending in a newline).
 std::string manifest_json(const ParquetExportSummary& summary);
 // The closing summary, several lines.

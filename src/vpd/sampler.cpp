@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "core/uniform.h"
 #include "chess/bitboard.h"
 
 namespace manaka::vpd {
@@ -30,9 +31,7 @@ uint64_t fen_hash(std::string_view fen) {
 
 Sampler::Sampler(uint64_t target, uint64_t seed) : quotas_(phase_quotas(target)), rng_(seed) {}
 
-uint64_t Sampler::uniform(uint64_t n) {
-  return uint64_t((static_cast<unsigned __int128>(rng_.next()) * n) >> 64);
-}
+uint64_t Sampler::uniform(uint64_t n) { return uniform_below(rng_, n); }
 
 uint64_t Sampler::selected() const {
   uint64_t n = 0;

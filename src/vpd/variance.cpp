@@ -42,45 +42,16 @@ Status check_complete(sqlite3* db, const std::string& path) {
   return {};
 }
 
-// Exact integer moments of one column; the population standard deviation.
-struct Moments {
-  uint64_t n = 0;
-  __int128 sum = 0, sum_sq = 0;
-  void add(int64_t x) {
-    ++n;
-    sum += x;
-    sum_sq += __int128(x) * x;
-  }
-  double stddev() const {
-    if (n == 0) return 0;
-    // n^2 var = n sum_sq - sum^2, exact in 128 bits for |x| < 2^31 and n < 2^40.
-    const __int128 scaled = __int128(n) * sum_sq - sum * sum;
-    return std::sqrt(double(scaled) / double(n) / double(n));
-  }
-};
-
-struct Tally {
-  uint64_t rows = 0;
-  std::array<uint64_t, PHASE_NB> phase{};
-  std::array<uint64_t, DECIDED_RESULTS.size()> result{};
-  uint64_t white = 0, imbalanced = 0, in_check = 0;
-  Moments legal_moves, piece_count;
-  std::set<int64_t> castling;
-};
-
-Result<Tally> scan(sqlite3* db, const std::string& path) {
+Result<VarianceTally> scan(sqlite3* db, const std::string& path) {
   MANAKA_ASSIGN_OR_RETURN(Stmt s, prepare(db, path, SCAN));
-  Tally t;
+  VarianceTally t;
   int rc;
   auto is_null = [&](int col) { return sqlite3_column_type(s.get(), col) == SQLITE_NULL; };
   auto int_at = [&](int col) { return sqlite3_column_int64(s.get(), col); };
   while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
     ++t.rows;
     if (!is_null(0) && int_at(0) >= 0 && int_at(0) < PHASE_NB) ++t.phase[size_t(int_at(0))];
-    if (const auto* r = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 1))) {
-      for (size_t i = 0; i < DECIDED_RESULTS.size(); ++i)
-        if (std::string_view(r) == DECIDED_RESULTS[i]) ++t.result[i];
-    }
+    if (const auto* r = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 1))) t.add_result(r);
     if (!is_null(2) && int_at(2) == 1) ++t.white;
     if (!is_null(3)) t.legal_moves.add(int_at(3));
     if (!is_null(4)) t.piece_count.add(int_at(4));
@@ -103,17 +74,44 @@ VarianceCheck at_most(const char* name, double value, double threshold) {
 
 }  // namespace
 
+double Moments::stddev() const {
+  if (n == 0) return 0;
+  // n^2 var = n sum_sq - sum^2, exact in 128 bits for |x| < 2^31 and n < 2^40.
+  const __int128 scaled = __int128(n) * sum_sq - sum * sum;
+  return std::sqrt(double(scaled) / double(n) / double(n));
+}
+
+void VarianceTally::add_result(std::string_view token) {
+  for (size_t i = 0; i < DECIDED_RESULTS.size(); ++i)
+    if (token == DECIDED_RESULTS[i]) ++result[i];
+}
+
+void VarianceTally::add(int p, std::string_view token, const Features& f) {
+  ++rows;
+  if (p >= 0 && p < PHASE_NB) ++phase[size_t(p)];
+  add_result(token);
+  white += f.side_to_move == 1;
+  legal_moves.add(f.legal_moves);
+  piece_count.add(f.piece_count);
+  imbalanced += f.material_balance != 0;
+  castling.insert(f.castling_mask);
+  in_check += f.in_check;
+}
+
 Result<VarianceReport> variance_report(const std::string& path, const VarianceThresholds& th) {
   MANAKA_ASSIGN_OR_RETURN(Db db, open_db(path, path, SQLITE_OPEN_READONLY));
   MANAKA_RETURN_NOT_OK(check_complete(db.get(), path));
   MANAKA_ASSIGN_OR_RETURN(std::string target_text, metadata_value(db.get(), path, "target_size"));
-  MANAKA_ASSIGN_OR_RETURN(Tally t, scan(db.get(), path));
-
-  VarianceReport r;
-  r.rows = t.rows;
+  MANAKA_ASSIGN_OR_RETURN(VarianceTally t, scan(db.get(), path));
   char* end = nullptr;
   const unsigned long long target = std::strtoull(target_text.c_str(), &end, 10);
-  if (!target_text.empty() && *end == '\0') r.target_size = target;
+  return variance_report(t, !target_text.empty() && *end == '\0' ? target : 0, th);
+}
+
+VarianceReport variance_report(const VarianceTally& t, uint64_t target_size, const VarianceThresholds& th) {
+  VarianceReport r;
+  r.rows = t.rows;
+  r.target_size = target_size;
 
   const double size_threshold = std::max(th.min_size_fraction * double(r.target_size), double(th.min_rows));
   r.checks.push_back(at_least("corpus_size", double(t.rows), size_threshold));

@@ -6,11 +6,15 @@
 // (no path, no time), so a reproducible build stays byte-identical.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
+#include "vpd/features.h"
 
 namespace manaka::vpd {
 
@@ -44,6 +48,36 @@ struct VarianceReport {
   std::vector<VarianceCheck> checks;  // in the order of the thresholds above
   bool high_variance = false;         // every check passes
 };
+
+// Exact integer moments of one column; the population standard deviation.
+struct Moments {
+  uint64_t n = 0;
+  __int128 sum = 0, sum_sq = 0;
+  void add(int64_t x) {
+    ++n;
+    sum += x;
+    sum_sq += __int128(x) * x;
+  }
+  double stddev() const;
+};
+
+// What the checks read, row by row: from a file's table (variance_report of
+// a path) or from the rows a build is writing (write_database), so a build
+// never reads its own rows back.
+struct VarianceTally {
+  uint64_t rows = 0;
+  std::array<uint64_t, PHASE_NB> phase{};
+  std::array<uint64_t, 3> result{};  // 1-0, 0-1, 1/2-1/2
+  uint64_t white = 0, imbalanced = 0, in_check = 0;
+  Moments legal_moves, piece_count;
+  std::set<int64_t> castling;
+
+  void add_result(std::string_view token);
+  void add(int phase, std::string_view result, const Features& f);
+};
+
+VarianceReport variance_report(const VarianceTally& tally, uint64_t target_size,
+                               const VarianceThresholds& thresholds = {});
 
 // Reads path (a complete VPD1 file, as VpdFile::open accepts) in one scan of
 // the positions table. A NULL feature is left out of its column's standard

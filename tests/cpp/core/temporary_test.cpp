@@ -10,25 +10,19 @@
 #include <string>
 
 #include "core/temporary.h"
+#include "dead_pid.h"
 
 namespace manaka {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::dead_pid;
 
 fs::path scratch(const std::string& name) {
   fs::path dir = fs::path(::testing::TempDir()) / (name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
-}
-
-pid_t dead_pid() {
-  pid_t pid = ::fork();
-  if (pid == 0) ::_exit(0);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return pid;
 }
 
 TEST(Temporary, PendingFileCommitsOrGoes) {

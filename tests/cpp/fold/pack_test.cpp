@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "../core/dead_pid.h"
 #include "mpk_fixture.h"
 #include "shard/inspect.h"
 #include "shard/shard_reader.h"
@@ -222,20 +223,11 @@ TEST(Pack, SpoolsLiveInTheSpoolDirAndGo) {
   EXPECT_NE(bad.status().message().find("missing"), std::string::npos) << bad.status().message();
 }
 
-// The pid of a process that has exited.
-pid_t dead_pid() {
-  pid_t pid = ::fork();
-  if (pid == 0) ::_exit(0);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return pid;
-}
-
 TEST(Pack, LeftoversOfAKilledRunAreRemoved) {
   auto dir = testing::scratch_dir();
   const std::string s = (dir / "in.mpk").string();
   testing::write_stream(s, testing::teacher_header(), testing::synthetic_records(100, true));
-  const std::string pid = std::to_string(dead_pid());
+  const std::string pid = std::to_string(testing::dead_pid());
   const fs::path temp = dir / ("out-00004.parquet.tmp-" + pid);
   const fs::path spools = dir / (".manaka-pack-" + pid + "-AbCdEf");
   const fs::path live = dir / ("out-00004.parquet.tmp-" + std::to_string(::getppid()));

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "core/crc32.h"
 #include "shard/parquet_file.h"
 #include "fixture.h"
 #include "vpd/build.h"
@@ -41,19 +42,6 @@ std::string build_db(const fs::path& dir) {
   auto s = build(o);
   EXPECT_TRUE(s.ok()) << s.status().message();
   return o.output;
-}
-
-TEST(ParquetExport, Sha256KnownVectors) {
-  // The standard check values: zlib.crc32(b"") and zlib.crc32(b"123456789").
-  EXPECT_EQ(crc32_hex(""), "00000000");
-  EXPECT_EQ(crc32_hex("123456789"), "cbf43926");
-  EXPECT_EQ(crc32_hex("abc"), "352441c2");
-  TempDir dir;
-  write_file(dir.path / "abc", "abc");
-  auto h = crc32_file((dir.path / "abc").string());
-  ASSERT_TRUE(h.ok());
-  EXPECT_EQ(*h, crc32_hex("abc"));
-  EXPECT_FALSE(crc32_file((dir.path / "missing").string()).ok());
 }
 
 TEST(ParquetExport, Names) {
