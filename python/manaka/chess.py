@@ -12,8 +12,8 @@ its UCI text. The differences:
 - ``castling_mask`` is the rights as bits K = 1, Q = 2, k = 4, q = 8;
 - ``material(color)`` and ``non_pawn_material()`` count pawn units
   (P 1, N 3, B 3, R 5, Q 9), ``piece_count()`` the occupied squares;
-- there is no move stack (no ``pop``); ``copy()`` before ``push_uci`` keeps
-  the position;
+- ``move_stack`` and ``pop()`` are UCI text; ``copy()`` keeps the history
+  (``copy(stack=False)`` starts a new one), ``root()`` is the start;
 - FEN is read more strictly (see docs/chess-position.md), the null move
   ``0000`` and king-takes-rook castling (``e1h1``) are refused, and every
   refusal is ``manaka.InvalidDataError`` (a ValueError) naming the input.
@@ -29,6 +29,28 @@ raises ``InvalidDataError`` naming the file, game, line, byte and move;
 ``read_pgn(path, skip_invalid=True)`` skips it and keeps the message in
 the iterator's ``errors``.
 
+Game endings decide as python-chess 1.11's: ``outcome(claim_draw=False)``
+returns an ``Outcome`` (``termination``, a ``Termination`` of the same
+names, ``winner`` True/False/None, ``result()``) or None, trying checkmate,
+insufficient material, stalemate, the seventy-five-move rule, fivefold
+repetition and, with ``claim_draw=True``, the fifty-move rule and threefold
+repetition (claimable one move ahead, as python-chess's ``can_claim_*``).
+``is_repetition(count=3)``, ``is_fivefold_repetition()``,
+``is_seventyfive_moves()``, ``is_fifty_moves()``, ``can_claim_draw()``,
+``can_claim_fifty_moves()``, ``can_claim_threefold_repetition()``,
+``is_insufficient_material()``, ``is_checkmate()``, ``is_stalemate()``,
+``is_game_over()`` and ``result()`` are there too. ``zobrist`` is the
+position's 64-bit key, equal exactly when python-chess's
+``_transposition_key()`` is.
+
+Encodings of the chess corpus (docs/chess-position.md, "Corpus encodings"):
+``encode_planes(board)`` is the (20, 8, 8) int8 input from the mover's view,
+``decode_planes(planes)`` returns ``(board, repeated)``,
+``move_index(board, uci)`` the policy index in [0, 4672) and
+``move_from_index(board, index)`` the legal move it names or None;
+``encode_game(fen, moves)`` returns ``(states, move_indices)`` for a whole
+game in one call.
+
 ``legal_move_counts(fens)`` counts the legal moves of many FENs in one call
 without the GIL and returns an int32 numpy array.
 """
@@ -39,14 +61,23 @@ from manaka._core.chess import (
     KING,
     KNIGHT,
     PAWN,
+    PLANE_NB,
+    POLICY_SIZE,
     QUEEN,
     ROOK,
     STARTING_FEN,
     WHITE,
     Board,
     Game,
+    Outcome,
     PgnReader,
+    Termination,
+    decode_planes,
+    encode_game,
+    encode_planes,
     legal_move_counts,
+    move_from_index,
+    move_index,
     perft,
     read_pgn,
 )
@@ -62,9 +93,18 @@ __all__ = [
     "QUEEN",
     "KING",
     "Board",
+    "Outcome",
+    "Termination",
     "Game",
     "PgnReader",
     "read_pgn",
     "perft",
     "legal_move_counts",
+    "PLANE_NB",
+    "POLICY_SIZE",
+    "encode_planes",
+    "decode_planes",
+    "move_index",
+    "move_from_index",
+    "encode_game",
 ]

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "chess/zobrist.h"
+
 namespace manaka::chess {
 namespace {
 
@@ -47,6 +49,7 @@ void Position::put(Piece p, Square s) {
   board_[s] = p;
   by_color_[color_of(p)] |= square_bb(s);
   by_type_[type_of(p)] |= square_bb(s);
+  key_ ^= ZOBRIST.piece_square[p][s];
 }
 
 void Position::remove(Square s) {
@@ -54,6 +57,7 @@ void Position::remove(Square s) {
   board_[s] = NO_PIECE;
   by_color_[color_of(p)] &= ~square_bb(s);
   by_type_[type_of(p)] &= ~square_bb(s);
+  key_ ^= ZOBRIST.piece_square[p][s];
 }
 
 Result<Position> Position::from_setup(const Setup& setup) {
@@ -130,6 +134,7 @@ Result<Position> Position::from_setup(const Setup& setup) {
   pos.halfmove_ = setup.halfmove_clock;
   pos.fullmove_ = setup.fullmove_number;
   pos.checkers_ = pos.attackers_to(pos.king_square(us), pos.pieces()) & pos.pieces(them);
+  pos.key_ = compute_key(pos);
   return pos;
 }
 
@@ -219,6 +224,10 @@ void Position::do_move(Move m) {
   const Square from = m.from_square(), to = m.to_square(), ep = ep_;
   const Piece pc = board_[from];
   const PieceType pt = type_of(pc);
+  // The key loses what changes besides the board (put and remove keep that
+  // share) and regains it at the end.
+  key_ ^= ZOBRIST.castling[castling_] ^ ZOBRIST.black_to_move;
+  if (ep != SQ_NONE && has_legal_en_passant()) key_ ^= ZOBRIST.en_passant[file_of(ep)];
   ++halfmove_;
   ep_ = SQ_NONE;
   if (board_[to] != NO_PIECE) {
@@ -243,6 +252,8 @@ void Position::do_move(Move m) {
   if (us == BLACK) ++fullmove_;
   side_ = them;
   checkers_ = attackers_to(king_square(them), pieces()) & pieces(us);
+  key_ ^= ZOBRIST.castling[castling_];
+  if (ep_ != SQ_NONE && has_legal_en_passant()) key_ ^= ZOBRIST.en_passant[file_of(ep_)];
 }
 
 int Position::material(Color c) const {

@@ -1,7 +1,7 @@
 // Position: the board, the side to move, castling rights, the en-passant
-// square and the two move counters. A Position is a small value (about 170
-// bytes): moves are made by copying it and calling do_move on the copy
-// (copy-make), so there is no undo.
+// square, the two move counters and the Zobrist key. A Position is a small
+// value (168 bytes): moves are made by copying it and calling do_move on the
+// copy (copy-make), so there is no undo.
 //
 // Every Position that exists meets the rules from_setup checks: one king a
 // side, no pawn on rank 1 or 8, no more pieces than a set and its
@@ -64,6 +64,11 @@ class Position {
   Square ep_square() const { return ep_; }
   int halfmove_clock() const { return halfmove_; }
   int fullmove_number() const { return fullmove_; }
+  // The Zobrist key (zobrist.h): equal for two positions exactly when
+  // python-chess's Board._transposition_key() is (board, side to move,
+  // castling rights, and the en-passant square only when a legal capture
+  // exists; not the counters).
+  uint64_t key() const { return key_; }
 
   Bitboard pieces() const { return by_color_[WHITE] | by_color_[BLACK]; }
   Bitboard pieces(Color c) const { return by_color_[c]; }
@@ -100,6 +105,7 @@ class Position {
 
  private:
   Position() = default;
+  // put and remove keep the board's share of key_.
   void put(Piece p, Square s);
   void remove(Square s);
   bool can_castle(int right) const;
@@ -108,6 +114,7 @@ class Position {
   std::array<Bitboard, COLOR_NB> by_color_{};
   std::array<Bitboard, PIECE_TYPE_NB> by_type_{};  // [NO_PIECE_TYPE] unused
   Bitboard checkers_ = 0;
+  uint64_t key_ = 0;
   Color side_ = WHITE;
   uint8_t castling_ = NO_CASTLING;
   Square ep_ = SQ_NONE;

@@ -9,8 +9,8 @@ namespace manaka {
 
 class SplitMix64 {
  public:
-  explicit SplitMix64(uint64_t seed) : x_(seed) {}
-  uint64_t next() {
+  constexpr explicit SplitMix64(uint64_t seed) : x_(seed) {}
+  constexpr uint64_t next() {
     uint64_t z = (x_ += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;

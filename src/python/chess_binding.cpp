@@ -13,6 +13,15 @@
 // (moves in and out are UCI text here), and read_pgn(path), an iterator of
 // Game values (headers, start fen, UCI moves, result) over a plain or zstd
 // PGN file read block by block.
+//
+// Board is a chess::Game (a start position and the moves pushed), so it has
+// python-chess's move stack: pop, move_stack, root, and the rules that need
+// the history (is_repetition, can_claim_draw, outcome). The Python class
+// Game is a PGN game (chess::PgnGame), as in python-chess's chess.pgn.
+//
+// The corpus encodings (chess/encode.h, chess/move_index.h): encode_planes,
+// decode_planes, move_index, move_from_index, and encode_game for a whole
+// game in one call.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -25,6 +34,9 @@
 #include <tuple>
 #include <vector>
 
+#include "chess/encode.h"
+#include "chess/game.h"
+#include "chess/move_index.h"
 #include "chess/movegen.h"
 #include "chess/perft.h"
 #include "chess/pgn.h"
@@ -40,10 +52,16 @@ using namespace nb::literals;
 namespace manaka::python {
 namespace {
 
+using chess::Game;
 using chess::Move;
 using chess::Position;
 
 Position position_from_fen(const std::string& fen) { return unwrap(Position::from_fen(fen)); }
+
+std::optional<bool> winner_arg(std::optional<chess::Color> c) {
+  if (!c) return std::nullopt;
+  return *c == chess::WHITE;
+}
 
 chess::Color color_arg(bool white) { return white ? chess::WHITE : chess::BLACK; }
 
@@ -69,6 +87,33 @@ std::vector<std::string> legal_uci(const Position& pos) {
   std::vector<std::string> out;
   out.reserve(size_t(list.size));
   for (Move m : list) out.push_back(m.to_uci());
+  return out;
+}
+
+// The planes of the position before each move and each move's index, for
+// a game from `fen` with `moves` (UCI). A refusal names the move's index.
+struct EncodedGame {
+  std::vector<int8_t> states;
+  std::vector<int32_t> move_indices;
+};
+
+Result<EncodedGame> encode_game(const std::string& fen, const std::vector<std::string>& moves) {
+  auto start = Position::from_fen(fen);
+  if (!start.ok()) return std::move(start).take_status();
+  Game game(*start);
+  EncodedGame out;
+  out.states.resize(moves.size() * chess::PLANES_SIZE);
+  out.move_indices.reserve(moves.size());
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const Position& pos = game.position();
+    auto m = Move::parse_uci(moves[i]);
+    if (!m.ok() || !pos.is_legal(*m))
+      return Status::invalid("moves[" + std::to_string(i) + "]: " + (m.ok() ? "illegal" : "invalid") + " uci: '" +
+                             moves[i] + "' in " + pos.fen());
+    chess::encode_planes(pos, game.is_repetition(2), out.states.data() + i * chess::PLANES_SIZE);
+    out.move_indices.push_back(int32_t(chess::move_index(pos, *m)));
+    game.push(*m);
+  }
   return out;
 }
 
@@ -122,61 +167,131 @@ void bind_chess(nb::module_ m) {
   m.attr("QUEEN") = int(chess::QUEEN);
   m.attr("KING") = int(chess::KING);
 
-  nb::class_<Position>(m, "Board", "A chess position (no move history: copy() before push_uci to keep one).")
-      .def("__init__", [](Position* self, const std::string& fen) { new (self) Position(position_from_fen(fen)); },
+  nb::enum_<chess::Termination>(m, "Termination", "How a game ended: python-chess's Termination names.")
+      .value("CHECKMATE", chess::Termination::CHECKMATE)
+      .value("STALEMATE", chess::Termination::STALEMATE)
+      .value("INSUFFICIENT_MATERIAL", chess::Termination::INSUFFICIENT_MATERIAL)
+      .value("SEVENTYFIVE_MOVES", chess::Termination::SEVENTYFIVE_MOVES)
+      .value("FIVEFOLD_REPETITION", chess::Termination::FIVEFOLD_REPETITION)
+      .value("FIFTY_MOVES", chess::Termination::FIFTY_MOVES)
+      .value("THREEFOLD_REPETITION", chess::Termination::THREEFOLD_REPETITION);
+
+  nb::class_<chess::Outcome>(m, "Outcome", "How a game ended and who won, as python-chess's Outcome.")
+      .def_ro("termination", &chess::Outcome::termination)
+      .def_prop_ro("winner", [](const chess::Outcome& o) { return winner_arg(o.winner); },
+                   "True (White), False (Black) or None (a draw).")
+      .def("result", &chess::Outcome::result, "'1-0', '0-1' or '1/2-1/2'.")
+      .def("__eq__", [](const chess::Outcome& a, const chess::Outcome& b) { return a == b; })
+      .def("__repr__", [](const chess::Outcome& o) {
+             const char* winner = !o.winner ? "None" : *o.winner == chess::WHITE ? "True" : "False";
+             return std::string("Outcome(termination=Termination.") + chess::termination_name(o.termination) +
+                    ", winner=" + winner + ")";
+           });
+
+  nb::class_<Game>(m, "Board",
+                   "A chess position and the moves pushed since its start (python-chess's move stack).")
+      .def("__init__", [](Game* self, const std::string& fen) { new (self) Game(position_from_fen(fen)); },
            "fen"_a = starting_fen,
            "Six FEN fields, the first four (then '0 1'), or 'startpos'. Stricter than python-chess: "
-           "InvalidDataError names the offset or the rule.")
-      .def("fen", &Position::fen,
+           "InvalidDataError names the offset or the rule. The history starts here.")
+      .def("fen", [](const Game& g) { return g.position().fen(); },
            "The FEN python-chess's Board.fen() prints (en passant only when a legal capture exists).")
-      .def("normalized_fen", &Position::normalized_fen, "fen() with the fullmove number 1: VPD1's position identity.")
-      .def_prop_ro("turn", [](const Position& p) { return p.side_to_move() == chess::WHITE; },
+      .def("normalized_fen", [](const Game& g) { return g.position().normalized_fen(); },
+           "fen() with the fullmove number 1: VPD1's position identity.")
+      .def_prop_ro("turn", [](const Game& g) { return g.position().side_to_move() == chess::WHITE; },
                    "True when White is to move (python-chess's chess.WHITE).")
-      .def_prop_ro("castling_mask", &Position::castling_rights, "Castling rights as bits K = 1, Q = 2, k = 4, q = 8.")
-      .def_prop_ro("halfmove_clock", &Position::halfmove_clock)
-      .def_prop_ro("fullmove_number", &Position::fullmove_number)
+      .def_prop_ro("castling_mask", [](const Game& g) { return g.position().castling_rights(); },
+                   "Castling rights as bits K = 1, Q = 2, k = 4, q = 8.")
+      .def_prop_ro("halfmove_clock", [](const Game& g) { return g.position().halfmove_clock(); })
+      .def_prop_ro("fullmove_number", [](const Game& g) { return g.position().fullmove_number(); })
       .def_prop_ro("ep_square",
-                   [](const Position& p) -> std::optional<int> {
-                     if (p.ep_square() == chess::SQ_NONE) return std::nullopt;
-                     return int(p.ep_square());
+                   [](const Game& g) -> std::optional<int> {
+                     if (g.position().ep_square() == chess::SQ_NONE) return std::nullopt;
+                     return int(g.position().ep_square());
                    },
                    "The square a pawn just passed over with a double push, whether or not a capture there is "
                    "legal (as python-chess's ep_square), or None.")
-      .def_prop_ro("legal_moves", &legal_uci, "Every legal move as UCI text, in generation order.")
-      .def("legal_move_count", [](const Position& p) { return chess::count_legal(p); })
-      .def("is_legal", [](const Position& p, const std::string& uci) {
+      .def_prop_ro("zobrist", [](const Game& g) { return g.position().key(); },
+                   "The 64-bit Zobrist key: equal for two boards exactly when python-chess's "
+                   "_transposition_key() is (board, turn, castling rights, en passant only when legal).")
+      .def_prop_ro("legal_moves", [](const Game& g) { return legal_uci(g.position()); },
+                   "Every legal move as UCI text, in generation order.")
+      .def("legal_move_count", [](const Game& g) { return chess::count_legal(g.position()); })
+      .def("is_legal", [](const Game& g, const std::string& uci) {
              auto mv = Move::parse_uci(uci);
-             return mv.ok() && p.is_legal(*mv);
+             return mv.ok() && g.position().is_legal(*mv);
            }, "uci"_a, "Whether uci is a legal move here; False for text that is not UCI.")
-      .def("push_uci", [](Position& p, const std::string& uci) {
-             Move mv = parse_legal(p, uci);
-             p.do_move(mv);
+      .def("push_uci", [](Game& g, const std::string& uci) {
+             Move mv = parse_legal(g.position(), uci);
+             g.push(mv);
              return mv.to_uci();
            }, "uci"_a, "Plays a legal move given as UCI and returns it; InvalidDataError names the move and the FEN.")
-      .def("san", [](const Position& p, const std::string& uci) { return chess::to_san(p, parse_legal(p, uci)); },
-           "uci"_a, "The SAN of a legal move given as UCI, as python-chess's Board.san() prints it.")
-      .def("parse_san", [](const Position& p, const std::string& san) {
-             return unwrap(chess::parse_san(p, san)).to_uci();
+      .def("pop", [](Game& g) {
+             if (g.ply() == 0) throw nb::index_error("pop from an empty move stack");
+             return g.pop().to_uci();
+           }, "Takes back the last move and returns it as UCI; IndexError when none was pushed.")
+      .def_prop_ro("move_stack", [](const Game& g) {
+             std::vector<std::string> out;
+             out.reserve(g.moves().size());
+             for (Move mv : g.moves()) out.push_back(mv.to_uci());
+             return out;
+           }, "The moves pushed since the start, as UCI text, oldest first.")
+      .def("root", [](const Game& g) { return Game(g.start()); }, "The starting position, with no moves.")
+      .def("san", [](const Game& g, const std::string& uci) {
+             return chess::to_san(g.position(), parse_legal(g.position(), uci));
+           }, "uci"_a, "The SAN of a legal move given as UCI, as python-chess's Board.san() prints it.")
+      .def("parse_san", [](const Game& g, const std::string& san) {
+             return unwrap(chess::parse_san(g.position(), san)).to_uci();
            }, "san"_a, "The legal move SAN names, as UCI; InvalidDataError says why not (invalid, illegal, ambiguous).")
-      .def("push_san", [](Position& p, const std::string& san) {
-             Move mv = unwrap(chess::parse_san(p, san));
-             p.do_move(mv);
+      .def("push_san", [](Game& g, const std::string& san) {
+             Move mv = unwrap(chess::parse_san(g.position(), san));
+             g.push(mv);
              return mv.to_uci();
            }, "san"_a, "Plays the legal move SAN names and returns it as UCI.")
-      .def("copy", [](const Position& p) { return p; })
-      .def("__copy__", [](const Position& p) { return p; })
-      .def("is_check", &Position::in_check)
-      .def("piece_count", [](const Position& p) { return chess::popcount(p.pieces()); }, "Occupied squares.")
-      .def("material", [](const Position& p, bool color) { return p.material(color_arg(color)); }, "color"_a,
+      .def("copy", [](const Game& g, bool stack) { return stack ? g : Game(g.position()); }, "stack"_a = true,
+           "A copy; with stack=False its history starts at the current position.")
+      .def("__copy__", [](const Game& g) { return g; })
+      .def("is_check", [](const Game& g) { return g.position().in_check(); })
+      .def("is_checkmate", [](const Game& g) {
+             return g.position().in_check() && chess::count_legal(g.position()) == 0;
+           })
+      .def("is_stalemate", [](const Game& g) {
+             return !g.position().in_check() && chess::count_legal(g.position()) == 0;
+           })
+      .def("is_insufficient_material", [](const Game& g) { return chess::is_insufficient_material(g.position()); },
+           "Neither side can win by material alone (python-chess's rule, bishop colours counted).")
+      .def("has_insufficient_material", [](const Game& g, bool color) {
+             return chess::has_insufficient_material(g.position(), color_arg(color));
+           }, "color"_a)
+      .def("is_repetition", &Game::is_repetition, "count"_a = 3,
+           "The position occurred count times (itself included) since the last irreversible move.")
+      .def("is_fivefold_repetition", &Game::is_fivefold_repetition)
+      .def("is_seventyfive_moves", &Game::is_seventyfive_moves)
+      .def("is_fifty_moves", &Game::is_fifty_moves)
+      .def("can_claim_fifty_moves", &Game::can_claim_fifty_moves,
+           "The clock is at 100, or a legal move that is no capture or pawn move brings it there.")
+      .def("can_claim_threefold_repetition", &Game::can_claim_threefold_repetition,
+           "The position occurred three times, or a legal move reaches one that occurred twice.")
+      .def("can_claim_draw", &Game::can_claim_draw)
+      .def("outcome", &Game::outcome, nb::kw_only(), "claim_draw"_a = false,
+           "How the game ended, or None: python-chess's Board.outcome, its checks in its order.")
+      .def("is_game_over", [](const Game& g, bool claim_draw) { return g.outcome(claim_draw).has_value(); },
+           nb::kw_only(), "claim_draw"_a = false)
+      .def("result", [](const Game& g, bool claim_draw) -> std::string {
+             auto o = g.outcome(claim_draw);
+             return o ? o->result() : "*";
+           }, nb::kw_only(), "claim_draw"_a = false, "'1-0', '0-1', '1/2-1/2', or '*' while the game goes on.")
+      .def("piece_count", [](const Game& g) { return chess::popcount(g.position().pieces()); }, "Occupied squares.")
+      .def("material", [](const Game& g, bool color) { return g.position().material(color_arg(color)); }, "color"_a,
            "The colour's pawns, knights, bishops, rooks and queens in pawn units (1, 3, 3, 5, 9).")
-      .def("non_pawn_material", &Position::non_pawn_material,
+      .def("non_pawn_material", [](const Game& g) { return g.position().non_pawn_material(); },
            "Knights, bishops, rooks and queens of both colours in pawn units.")
-      .def("piece_at", [](const Position& p, int sq) -> std::optional<std::tuple<bool, int>> {
-             chess::Piece pc = p.piece_on(square_arg(sq));
+      .def("piece_at", [](const Game& g, int sq) -> std::optional<std::tuple<bool, int>> {
+             chess::Piece pc = g.position().piece_on(square_arg(sq));
              if (pc == chess::NO_PIECE) return std::nullopt;
              return std::make_tuple(chess::color_of(pc) == chess::WHITE, int(chess::type_of(pc)));
            }, "square"_a, "(color, piece_type) of the piece on the square (a1 = 0 .. h8 = 63), or None.")
-      .def("__repr__", [](const Position& p) { return "Board('" + p.fen() + "')"; });
+      .def("__repr__", [](const Game& g) { return "Board('" + g.position().fen() + "')"; });
 
   nb::class_<chess::PgnGame>(m, "Game", "One game of a PGN file: its tags, start position, mainline and result.")
       .def_prop_ro("headers", [](const chess::PgnGame& g) {
@@ -197,7 +312,7 @@ void bind_chess(nb::module_ m) {
                    "The result token: '1-0', '0-1', '1/2-1/2' or '*'.")
       .def_prop_ro("number", [](const chess::PgnGame& g) { return g.number; },
                    "The game's number in the file, from 1, refused games counted.")
-      .def("board", [](const chess::PgnGame& g) { return g.start; }, "The starting position as a Board.")
+      .def("board", [](const chess::PgnGame& g) { return Game(g.start); }, "The starting position as a Board.")
       .def("__repr__", [](const chess::PgnGame& g) {
              return "<Game " + std::to_string(g.number) + ": " + std::to_string(g.moves.size()) + " plies, " +
                     g.result + ">";
@@ -222,6 +337,47 @@ void bind_chess(nb::module_ m) {
         nb::gil_scoped_release release;
         return chess::perft(pos, depth);
       }, "fen"_a, "depth"_a, "Leaf count of the legal move tree (1 at depth 0), bulk-counted at the leaves.");
+  m.attr("PLANE_NB") = chess::PLANE_NB;
+  m.attr("POLICY_SIZE") = chess::POLICY_SIZE;
+  m.def("encode_planes", [](const Game& g) {
+        std::vector<int8_t> out(chess::PLANES_SIZE);
+        chess::encode_planes(g.position(), g.is_repetition(2), out.data());
+        return to_numpy(std::move(out), {size_t(chess::PLANE_NB), 8, 8});
+      }, "board"_a,
+      "The (20, 8, 8) int8 input planes from the side to move's view (docs/chess-position.md); plane 19 is "
+      "board.is_repetition(2).");
+  m.def("decode_planes", [](nb::ndarray<const int8_t, nb::c_contig, nb::device::cpu> planes) {
+        if (planes.ndim() != 3 || planes.shape(0) != size_t(chess::PLANE_NB) || planes.shape(1) != 8 ||
+            planes.shape(2) != 8) {
+          std::string shape;
+          for (size_t i = 0; i < planes.ndim(); ++i) shape += (i ? ", " : "") + std::to_string(planes.shape(i));
+          throw StatusError{Status::invalid("planes: expected shape (20, 8, 8), got (" + shape + ")")};
+        }
+        chess::DecodedPlanes d = unwrap(chess::decode_planes(planes.data()));
+        return std::make_tuple(Game(d.position), d.repeated_before);
+      }, "planes"_a,
+      "(board, repeated) from (20, 8, 8) int8 planes (fullmove number 1); InvalidDataError names the plane, "
+      "row and column of what encode_planes could not have written.");
+  m.def("move_index", [](const Game& g, const std::string& uci) {
+        return chess::move_index(g.position(), parse_legal(g.position(), uci));
+      }, "board"_a, "uci"_a, "The AlphaZero policy index (0..4671) of a legal move, from the mover's view.");
+  m.def("move_from_index", [](const Game& g, int index) -> std::optional<std::string> {
+        Move mv = chess::move_from_index(g.position(), index);
+        if (mv == chess::MOVE_NONE) return std::nullopt;
+        return mv.to_uci();
+      }, "board"_a, "index"_a, "The legal move (UCI) a policy index names here, or None.");
+  m.def("encode_game", [](const std::string& fen, const std::vector<std::string>& moves) {
+        Result<EncodedGame> r = [&] {
+          nb::gil_scoped_release release;
+          return encode_game(fen, moves);
+        }();
+        EncodedGame e = unwrap(std::move(r));
+        const size_t n = e.move_indices.size();
+        return std::make_tuple(to_numpy(std::move(e.states), {n, size_t(chess::PLANE_NB), 8, 8}),
+                               to_numpy(std::move(e.move_indices)));
+      }, "fen"_a, "moves"_a,
+      "(states, move_indices) of a game from fen with UCI moves, in one call: int8 (N, 20, 8, 8) planes of the "
+      "position before each move (repetitions counted from fen) and each move's int32 policy index.");
   m.def("legal_move_counts", [](const std::vector<std::string>& fens) {
         Result<std::vector<int32_t>> counts = [&] {
           nb::gil_scoped_release release;
