@@ -63,10 +63,11 @@ bench: build
 demo: build
 	@PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash scripts/demo.sh
 
-# libFuzzer targets need clang; the core is rebuilt instrumented in its own tree.
+# libFuzzer targets need clang; the rules and formats (no Arrow, no SQLite) are
+# rebuilt instrumented in their own tree.
 fuzz: setup
 	CC=clang CXX=clang++ $(VENV)/bin/cmake -S . -B $(FUZZ_BUILD) -G Ninja \
-	  -DPython_EXECUTABLE=$(abspath $(PY)) -DMANAKA_BUILD_PYTHON=OFF -DMANAKA_BUILD_FUZZ=ON \
+	  -DPython_EXECUTABLE=$(abspath $(PY)) -DMANAKA_BUILD_PYTHON=OFF -DMANAKA_BUILD_FUZZ=ON -DMANAKA_RULES_ONLY=ON \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -g"
 	$(VENV)/bin/cmake --build $(FUZZ_BUILD) -j$(JOBS)
 	@set -o pipefail; for f in $(FUZZ_BUILD)/*_fuzz; do \

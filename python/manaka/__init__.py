@@ -4,11 +4,12 @@ The formats, rules and loaders are C++ (``manaka._core``); these modules are
 thin re-exports with a Python surface.
 """
 
-from manaka._core import EngineError, Error, FileError, InvalidDataError, TruncatedError
+from manaka._core import EngineError, Error, FileError, InvalidDataError, TruncatedError, UsageError
 from manaka import chess, sazpack, shards, shogi, stream, teacher
 
 __all__ = [
     "Error",
+    "UsageError",
     "InvalidDataError",
     "TruncatedError",
     "FileError",

@@ -65,7 +65,7 @@ void add_generate(CLI::App& parent) {
     for (const std::string& kv : a->engine_options) {
       size_t eq = kv.find('=');
       if (eq == std::string::npos || eq == 0)
-        exit_on_error(Status::invalid("--engine-option \"" + kv + "\": expected NAME=VALUE"));
+        exit_on_error(Status::usage("--engine-option \"" + kv + "\": expected NAME=VALUE"));
       a->o.engine.options.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
     a->o.engine.search_timeout_ms = static_cast<int>(a->timeout_s * 1000.0);

@@ -4,6 +4,7 @@ namespace manaka {
 
 const char* to_string(ErrorKind kind) {
   switch (kind) {
+    case ErrorKind::Usage: return "usage";
     case ErrorKind::Invalid: return "invalid";
     case ErrorKind::Truncated: return "truncated";
     case ErrorKind::IO: return "io";

@@ -13,6 +13,7 @@
 namespace manaka {
 
 enum class ErrorKind : uint8_t {
+  Usage,      // the caller's mistake: a bad option or argument, an output that exists
   Invalid,    // input that breaks a rule of the format or the game
   Truncated,  // input that ends inside a unit (record, chunk, game)
   IO,         // the operating system refused (open, read, write, rename)
@@ -24,6 +25,7 @@ const char* to_string(ErrorKind kind);
 class [[nodiscard]] Status {
  public:
   Status() = default;
+  static Status usage(std::string msg) { return {ErrorKind::Usage, std::move(msg)}; }
   static Status invalid(std::string msg) { return {ErrorKind::Invalid, std::move(msg)}; }
   static Status truncated(std::string msg) { return {ErrorKind::Truncated, std::move(msg)}; }
   static Status io(std::string msg) { return {ErrorKind::IO, std::move(msg)}; }

@@ -8,7 +8,7 @@
 namespace manaka::fold {
 
 Result<Inputs> open_inputs(const std::vector<std::string>& paths) {
-  if (paths.empty()) return Status::invalid("no input streams");
+  if (paths.empty()) return Status::usage("no input streams");
   Inputs in;
   in.paths = paths;
   for (size_t i = 0; i < paths.size(); ++i) {
@@ -16,7 +16,7 @@ Result<Inputs> open_inputs(const std::vector<std::string>& paths) {
     for (size_t j = 0; j < i; ++j) {
       std::error_code ec;
       if (std::filesystem::equivalent(paths[j], paths[i], ec)) {
-        return Status::invalid(paths[i] + " is given twice (also as " + paths[j] +
+        return Status::usage(paths[i] + " is given twice (also as " + paths[j] +
                                "); folding a stream with itself would double every weight");
       }
     }

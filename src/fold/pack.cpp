@@ -19,14 +19,14 @@ namespace manaka::fold {
 namespace {
 
 Status check_options(const PackOptions& o) {
-  if (o.prefix.empty()) return Status::invalid("no output prefix (-o PREFIX)");
+  if (o.prefix.empty()) return Status::usage("no output prefix (-o PREFIX)");
   if (!std::isfinite(o.temperature) || o.temperature <= 0) {
-    return Status::invalid("temperature must be a finite number of centipawns > 0, not " +
+    return Status::usage("temperature must be a finite number of centipawns > 0, not " +
                            number_text(o.temperature));
   }
-  if (o.rows_per_shard == 0) return Status::invalid("rows per shard must be at least 1");
+  if (o.rows_per_shard == 0) return Status::usage("rows per shard must be at least 1");
   if (o.buckets > kMaxBuckets) {
-    return Status::invalid("--buckets " + std::to_string(o.buckets) + " is more than " +
+    return Status::usage("--buckets " + std::to_string(o.buckets) + " is more than " +
                            std::to_string(kMaxBuckets) + " spools");
   }
   return Status();
@@ -47,7 +47,7 @@ Status check_outputs(const PackOptions& o, const std::vector<std::string>& input
   MANAKA_ASSIGN_OR_RETURN(auto existing, shard::existing_shards(o.prefix));
   for (const auto& [index, path] : existing) MANAKA_RETURN_NOT_OK(check_not_input(path, inputs));
   if (!existing.empty() && !o.overwrite) {
-    return Status::invalid(o.prefix + ": a shard set exists (" + existing.front().second +
+    return Status::usage(o.prefix + ": a shard set exists (" + existing.front().second +
                            (existing.size() > 1 ? " and " + std::to_string(existing.size() - 1) + " more" : "") +
                            "); pass --overwrite to replace it");
   }

@@ -14,7 +14,7 @@ Status CorpusColumns::set(std::string_view assignment) {
   };
   size_t eq = assignment.find('=');
   if (eq == std::string_view::npos || eq == 0 || eq + 1 == assignment.size())
-    return Status::invalid("--column \"" + std::string(assignment) +
+    return Status::usage("--column \"" + std::string(assignment) +
                            "\": expected NAME=COLUMN, e.g. cp=score (NAME is one of " + accepted() + ")");
   std::string_view field = assignment.substr(0, eq);
   for (size_t i = 0; i < kCorpusFieldCount; ++i) {
@@ -23,7 +23,7 @@ Status CorpusColumns::set(std::string_view assignment) {
       return Status();
     }
   }
-  return Status::invalid("--column \"" + std::string(assignment) + "\": unknown field \"" +
+  return Status::usage("--column \"" + std::string(assignment) + "\": unknown field \"" +
                          std::string(field) + "\"; the fields are " + accepted());
 }
 

@@ -142,7 +142,7 @@ Result<ShardSetLock> ShardSetLock::acquire(const std::string& prefix) {
     const int err = errno;
     ::close(fd);
     if (err == EWOULDBLOCK)
-      return Status::invalid(prefix + ": another run is writing shards of this prefix (it holds " + path + ")");
+      return Status::usage(prefix + ": another run is writing shards of this prefix (it holds " + path + ")");
     return io_error(path, "cannot lock", err);
   }
   ShardSetLock lock;

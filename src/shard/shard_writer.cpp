@@ -66,9 +66,9 @@ ShardWriter::~ShardWriter() {
 }
 
 Result<std::unique_ptr<ShardWriter>> ShardWriter::create(ShardWriterOptions options) {
-  if (options.prefix.empty()) return Status::invalid("the output prefix is empty");
-  if (options.rows_per_shard == 0) return Status::invalid("rows per shard must be at least 1");
-  if (options.row_group_rows <= 0) return Status::invalid("row group size must be >= 1");
+  if (options.prefix.empty()) return Status::usage("the output prefix is empty");
+  if (options.rows_per_shard == 0) return Status::usage("rows per shard must be at least 1");
+  if (options.row_group_rows <= 0) return Status::usage("row group size must be >= 1");
   fs::path dir = fs::path(options.prefix).parent_path();
   if (!dir.empty()) {
     std::error_code ec;

@@ -119,12 +119,12 @@ uint64_t ConvertSummary::refused_total() const {
 
 Result<ConvertSummary> convert(const ConvertOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  if (o.inputs.empty()) return Status::invalid("teacher convert: no input corpus given");
-  if (o.output.empty()) return Status::invalid("teacher convert: no output path given");
+  if (o.inputs.empty()) return Status::usage("teacher convert: no input corpus given");
+  if (o.output.empty()) return Status::usage("teacher convert: no output path given");
   auto conv = Conventions::make(o.eval_coef, o.mate_scale, o.mate_slack);
   if (!conv.ok()) return std::move(conv).take_status().with_context("teacher convert: ");
   if (o.fv_scale < 0 || o.fv_scale > 65535)
-    return Status::invalid("teacher convert: fv_scale " + std::to_string(o.fv_scale) + ": must be 0..65535");
+    return Status::usage("teacher convert: fv_scale " + std::to_string(o.fv_scale) + ": must be 0..65535");
   MANAKA_ASSIGN_OR_RETURN(std::vector<std::string> files, expand_corpus_paths(o.inputs));
   MANAKA_RETURN_NOT_OK(check_output(o.output, files, o.overwrite).with_context("teacher convert: "));
 

@@ -41,7 +41,7 @@ void keep_message(std::vector<std::string>& list, const std::string& msg) {
 }
 
 Status check_options(const GenerateOptions& o) {
-  auto bad = [](const std::string& what) { return Status::invalid("teacher generate: " + what); };
+  auto bad = [](const std::string& what) { return Status::usage("teacher generate: " + what); };
   if (o.engine.path.empty()) return bad("no engine given (--engine PATH)");
   if (o.output.empty()) return bad("no output given (-o corpus.parquet)");
   if (o.games < 1) return bad("--games must be at least 1");

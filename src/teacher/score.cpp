@@ -9,12 +9,12 @@ namespace manaka::teacher {
 
 Result<Conventions> Conventions::make(double eval_coef, int mate_scale, int mate_slack) {
   if (!std::isfinite(eval_coef) || eval_coef <= 0.0)
-    return Status::invalid("eval_coef " + std::to_string(eval_coef) + ": must be a positive number");
+    return Status::usage("eval_coef " + std::to_string(eval_coef) + ": must be a positive number");
   if (mate_scale < 1 || mate_scale > 32767)
     return Status::invalid("mate_scale " + std::to_string(mate_scale) +
                            ": must be 1..32767 (mates must fit an i16 cp)");
   if (mate_slack < 0 || mate_slack > 65535)
-    return Status::invalid("mate_slack " + std::to_string(mate_slack) + ": must be 0..65535");
+    return Status::usage("mate_slack " + std::to_string(mate_slack) + ": must be 0..65535");
   int threshold = mate_threshold(mate_scale, mate_slack);
   if (threshold <= 0)
     return Status::invalid("mate_slack " + std::to_string(effective_slack(mate_slack)) +

@@ -32,7 +32,7 @@ std::string completion_timestamp() {
 
 Result<BuildSummary> build(const BuildOptions& o) {
   if (o.target == 0 || o.target > MAX_TARGET)
-    return Status::invalid("target size " + std::to_string(o.target) + " out of range (1 to 2^40)");
+    return Status::usage("target size " + std::to_string(o.target) + " out of range (1 to 2^40)");
   MANAKA_RETURN_NOT_OK(check_output(o.output, o.inputs, o.overwrite));
   const auto start = std::chrono::steady_clock::now();
   BuildSummary s;

@@ -290,14 +290,14 @@ Status check_paths(const ParquetExportOptions& o) {
 
 Result<ParquetExportSummary> export_parquet(const ParquetExportOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  if (o.rows_per_file == 0) return Status::invalid("--rows-per-file must be at least 1");
+  if (o.rows_per_file == 0) return Status::usage("--rows-per-file must be at least 1");
   MANAKA_ASSIGN_OR_RETURN(VpdFile vpd, VpdFile::open(o.input));
   MANAKA_ASSIGN_OR_RETURN(uint64_t total_rows, vpd.rows());
   MANAKA_RETURN_NOT_OK(check_paths(o));
   MANAKA_RETURN_NOT_OK(check_not_input(o.output_dir, {o.input}));
   std::error_code ec;
   if (fs::exists(fs::symlink_status(o.output_dir, ec)) && !o.overwrite)
-    return Status::invalid(o.output_dir + ": exists; pass --overwrite to replace it");
+    return Status::usage(o.output_dir + ": exists; pass --overwrite to replace it");
 
   ParquetExportSummary s;
   s.input = o.input;
