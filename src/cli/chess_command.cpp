@@ -24,7 +24,7 @@
 
 #include "chess/movegen.h"
 #include "chess/perft.h"
-#include "chess/pgn.h"
+#include "chess/pgn_games.h"
 #include "chess/position.h"
 #include "cli/commands.h"
 
@@ -150,41 +150,25 @@ void add_pgn(CLI::App* parent) {
   cmd->add_flag("--positions", opt->positions,
                 "print game<TAB>ply<TAB>fen<TAB>result for the position before each ply, instead of a summary");
   cmd->callback([opt] {
-    constexpr size_t FIRST_ERRORS = 10;
     constexpr size_t OUT_BLOCK = 1 << 16;
-    uint64_t games = 0, skipped = 0, plies = 0, numbered = 0;
-    bool unreadable = false;
+    uint64_t plies = 0;
     std::map<std::string, uint64_t> results;
-    std::vector<std::string> first_errors;
     std::string out;
-    auto report = [&](const std::string& message) {
-      if (opt->positions) std::fprintf(stderr, "manaka: %s\n", message.c_str());
-      if (first_errors.size() < FIRST_ERRORS) first_errors.push_back(message);
-    };
+    // Every refused game and unreadable file is skipped, counted and named.
+    chess::PgnPolicy policy{.skip_refused = true, .skip_unreadable = true, .keep_messages = 10};
+    if (opt->positions) policy.on_message = [](const std::string& m) { std::fprintf(stderr, "manaka: %s\n", m.c_str()); };
+    chess::PgnGames reader(opt->files, std::move(policy));
     auto start = std::chrono::steady_clock::now();
     chess::PgnGame game;
-    for (const std::string& path : opt->files) {
-      auto reader = chess::PgnReader::open(path);
-      if (!reader.ok()) {
-        unreadable = true;
-        report(reader.status().message());
-        continue;
-      }
+    {
       for (;;) {
-        auto more = reader->next(game);
-        if (!more.ok()) {
-          // A refused game, or an input that ends (then next() says so).
-          if (more.status().kind() == ErrorKind::IO) unreadable = true;
-          else ++skipped;
-          report(more.status().message());
-          continue;
-        }
+        auto more = reader.next(game);
+        exit_on_error(more.status());
         if (!*more) break;
-        ++games;
         plies += game.moves.size();
         ++results[game.result];
         if (!opt->positions) continue;
-        const std::string prefix = std::to_string(numbered + game.number) + '\t';
+        const std::string prefix = std::to_string(game.number) + '\t';
         chess::Position pos = game.start;
         for (size_t ply = 0; ply < game.moves.size(); ++ply) {
           out += prefix;
@@ -198,8 +182,10 @@ void add_pgn(CLI::App* parent) {
         }
         if (out.size() > OUT_BLOCK) write(out), out.clear();
       }
-      numbered += reader->games();
     }
+    const uint64_t games = reader.games_read(), skipped = reader.games_skipped();
+    const bool unreadable = reader.any_unreadable();
+    const std::vector<std::string>& first_errors = reader.messages();
     write(out);
     std::fflush(stdout);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -40,6 +40,7 @@
 #include "chess/movegen.h"
 #include "chess/perft.h"
 #include "chess/pgn.h"
+#include "chess/pgn_games.h"
 #include "chess/san.h"
 #include "chess/position.h"
 #include "python/bindings.h"
@@ -129,28 +130,20 @@ Result<std::vector<int32_t>> count_legal_all(const std::vector<std::string>& fen
   return counts;
 }
 
-// read_pgn's iterator: a reader, and the refusals it skipped when asked to.
+// read_pgn's iterator: the policy of chess/pgn_games.h over one file, every
+// skipped game's message kept.
 struct PgnIterator {
-  chess::PgnReader reader;
-  bool skip_invalid = false;
-  std::vector<std::string> errors;
+  chess::PgnGames games;
 };
 
 chess::PgnGame next_game(PgnIterator& it) {
   chess::PgnGame game;
-  for (;;) {
-    Result<bool> more = [&] {
-      nb::gil_scoped_release release;
-      return it.reader.next(game);
-    }();
-    if (more.ok()) {
-      if (!*more) throw nb::stop_iteration();
-      return game;
-    }
-    // A refused game; an I/O error always raises.
-    if (!it.skip_invalid || more.status().kind() == ErrorKind::IO) throw StatusError{std::move(more).take_status()};
-    it.errors.push_back(more.status().message());
-  }
+  Result<bool> more = [&] {
+    nb::gil_scoped_release release;
+    return it.games.next(game);
+  }();
+  if (!unwrap(std::move(more))) throw nb::stop_iteration();
+  return game;
 }
 
 }  // namespace
@@ -321,13 +314,15 @@ void bind_chess(nb::module_ m) {
   nb::class_<PgnIterator>(m, "PgnReader", "An iterator of the games of a PGN file (see read_pgn).")
       .def("__iter__", [](nb::handle self) { return self; }, nb::rv_policy::reference)
       .def("__next__", &next_game)
-      .def_prop_ro("errors", [](const PgnIterator& it) { return it.errors; },
+      .def_prop_ro("errors", [](const PgnIterator& it) { return it.games.messages(); },
                    "The messages of the games skipped so far (skip_invalid=True).")
-      .def_prop_ro("games", [](const PgnIterator& it) { return it.reader.games(); },
+      .def_prop_ro("games", [](const PgnIterator& it) { return it.games.games_read() + it.games.games_skipped(); },
                    "Games started so far, read or refused.");
 
   m.def("read_pgn", [](const std::string& path, bool skip_invalid) {
-        return PgnIterator{unwrap(chess::PgnReader::open(path)), skip_invalid, {}};
+        (void)unwrap(chess::PgnReader::open(path));  // an unreadable file raises here, not at the first next()
+        chess::PgnPolicy policy{.skip_refused = skip_invalid, .skip_unreadable = false, .keep_messages = SIZE_MAX};
+        return PgnIterator{chess::PgnGames({path}, std::move(policy))};
       }, "path"_a, "skip_invalid"_a = false,
       "An iterator of the games of a PGN file, plain or zstd-compressed, read block by block. A game that "
       "cannot be read raises InvalidDataError naming the file, game, line, byte and move (iteration may go on "

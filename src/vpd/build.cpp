@@ -8,7 +8,7 @@
 #include <system_error>
 
 #include "core/text.h"
-#include "chess/pgn.h"
+#include "chess/pgn_games.h"
 #include "core/file.h"
 #include "core/output.h"
 #include "core/progress.h"
@@ -44,34 +44,23 @@ Result<BuildSummary> build(const BuildOptions& o) {
 
   Progress progress(o.output, 0);
   progress.set_enabled(o.progress);
-  uint64_t numbered = 0, bytes_before = 0;
+  // Refused games are skipped and counted; an unreadable file stops the build.
+  chess::PgnGames games(o.inputs, {.skip_refused = true, .skip_unreadable = false, .keep_messages = FIRST_ERRORS});
   chess::PgnGame game;
-  for (size_t i = 0; i < o.inputs.size(); ++i) {
-    const std::string& path = o.inputs[i];
-    SourceInfo src{path, source_member(path), source_split(path)};
-    MANAKA_ASSIGN_OR_RETURN(chess::PgnReader reader, chess::PgnReader::open(path));
-    uint64_t offset = 0;
-    for (;;) {
-      auto more = reader.next(game);
-      if (!more.ok()) {
-        if (more.status().kind() == ErrorKind::IO) return std::move(more).take_status();
-        ++src.games_skipped;
-        if (s.first_errors.size() < FIRST_ERRORS) s.first_errors.push_back(more.status().message());
-        continue;
-      }
-      if (!*more) break;
-      ++src.games_read;
-      offset = game.offset;
-      sampler.add_game(game, numbered + game.number, uint32_t(i));
-      progress.update(bytes_before + offset, sampler.counts().positions_considered);
-    }
-    numbered += reader.games();
-    bytes_before += offset;
-    s.info.games_read += src.games_read;
-    s.info.games_skipped += src.games_skipped;
-    s.info.sources.push_back(std::move(src));
+  for (;;) {
+    MANAKA_ASSIGN_OR_RETURN(bool more, games.next(game));
+    if (!more) break;
+    sampler.add_game(game, game.number, uint32_t(games.file()));
+    progress.update(games.bytes_done(), sampler.counts().positions_considered);
   }
   progress.finish();
+  for (const chess::PgnFileCount& f : games.files()) {
+    s.info.sources.push_back(
+        SourceInfo{f.path, source_member(f.path), source_split(f.path), f.games_read, f.games_skipped});
+  }
+  s.info.games_read = games.games_read();
+  s.info.games_skipped = games.games_skipped();
+  s.first_errors = games.messages();
   s.info.counts = sampler.counts();
   s.info.completed_at = completion_timestamp();
   std::vector<SampledPosition> rows = sampler.take();
