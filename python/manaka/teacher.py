@@ -12,9 +12,10 @@ the operating system's refusals.
 >>> teacher.generate("/usr/games/fairy-stockfish", "corpus.parquet", games=8, depth=1)
 >>> teacher.convert(["corpus.parquet"], "teacher.mpk", eval_coef=600, mate_scale=32000)
 
-:class:`SimpleEngine` is a small USI client shaped like python-chess's
-``chess.engine.SimpleEngine``: ``popen_usi``, ``analyse(position, Limit(...))``
-returning one :class:`PvInfo` per MultiPV line, ``quit``.
+:class:`SimpleEngine` is a small USI and UCI client shaped like python-chess's
+``chess.engine.SimpleEngine``: ``popen_usi`` / ``popen_uci``,
+``analyse(position, Limit(...))`` returning one :class:`PvInfo` per MultiPV
+line, ``quit``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence, Union
+from typing import Mapping, Optional, Sequence, Tuple, Union
 
 from manaka._core import teacher as _core
 
@@ -104,18 +105,24 @@ def generate(
 
 @dataclass(frozen=True)
 class Limit:
-    """A search limit: a depth, a node count, or both."""
+    """A search limit: a depth, a node count, a move time in seconds, or any
+    of them together (the engine stops at the first it reaches)."""
 
     depth: Optional[int] = None
     nodes: Optional[int] = None
+    time: Optional[float] = None
+
+    def _movetime_ms(self) -> Optional[int]:
+        return None if self.time is None else max(1, round(self.time * 1000))
 
 
 @dataclass(frozen=True)
 class Score:
     """A score from the side to move's point of view: ``cp`` centipawns, or
-    ``mate``, the engine's signed distance to mate (negative: being mated).
-    When the engine said only ``mate +`` / ``mate -``, ``mate`` is +1 / -1 and
-    ``mate_distance_known`` is False."""
+    ``mate``, the signed distance to mate in plies (negative: being mated), in
+    both protocols: a UCI engine's ``mate N`` moves is 2N - 1 plies, and
+    ``mate -N`` is -2N. When the engine said only ``mate +`` / ``mate -``,
+    ``mate`` is +1 / -1 and ``mate_distance_known`` is False."""
 
     cp: Optional[int] = None
     mate: Optional[int] = None
@@ -132,15 +139,18 @@ class PvInfo:
     multipv: int
     depth: int
     score: Score
-    move: str  # the first move of the line, USI
+    move: str  # the first move of the line, as the engine wrote it (USI or UCI)
+    wdl: Optional[Tuple[int, int, int]] = None  # permille, when the engine reports it (UCI_ShowWDL)
 
 
 class SimpleEngine:
-    """A USI engine process.
+    """A USI or UCI engine process.
 
     >>> with SimpleEngine.popen_usi("/usr/games/fairy-stockfish", multipv=3) as eng:
     ...     lines = eng.analyse("startpos moves 7g7f", Limit(depth=2))
     ...     lines[0].score, lines[0].move
+    >>> with SimpleEngine.popen_uci("/usr/games/stockfish", elo=1500) as eng:
+    ...     eng.play("startpos moves e2e4", Limit(time=0.05))
     """
 
     def __init__(self, native) -> None:
@@ -150,9 +160,26 @@ class SimpleEngine:
     def popen_usi(cls, path: PathLike, *, multipv: int = 1, options: Optional[Mapping[str, str]] = None,
                   timeout: float = 30.0, search_timeout: float = 60.0) -> "SimpleEngine":
         """Starts the engine and completes the handshake within ``timeout`` seconds."""
-        return cls(_core._UsiEngine.start(str(path), int(multipv),
-                                          {str(k): str(v) for k, v in (options or {}).items()},
-                                          float(timeout), float(search_timeout)))
+        return cls(_core._Engine.start(str(path), int(multipv),
+                                       {str(k): str(v) for k, v in (options or {}).items()},
+                                       float(timeout), float(search_timeout), "usi"))
+
+    @classmethod
+    def popen_uci(cls, path: PathLike, *, multipv: int = 1, options: Optional[Mapping[str, str]] = None,
+                  elo: Optional[int] = None, timeout: float = 30.0, search_timeout: float = 60.0) -> "SimpleEngine":
+        """Starts a UCI engine and completes the handshake within ``timeout``
+        seconds. ``elo`` limits its strength (UCI_LimitStrength, UCI_Elo) and
+        must lie in the range the engine advertises."""
+        return cls(_core._Engine.start(str(path), int(multipv),
+                                       {str(k): str(v) for k, v in (options or {}).items()},
+                                       float(timeout), float(search_timeout), "uci",
+                                       None if elo is None else int(elo)))
+
+    def _position(self, position: str) -> str:
+        word = self._engine.position_word
+        if not position.startswith(("startpos", word + " ")):
+            position = word + " " + position
+        return position
 
     @property
     def name(self) -> str:
@@ -163,24 +190,23 @@ class SimpleEngine:
 
     def analyse(self, position: str, limit: Limit) -> list[PvInfo]:
         """Searches ``position`` ("startpos moves ...", "sfen ... moves ...", or
-        a bare SFEN) and returns its MultiPV lines, best first."""
-        if not position.startswith(("startpos", "sfen ")):
-            position = "sfen " + position
-        found = self._engine.search(position, limit.depth, limit.nodes)
+        a bare SFEN; for UCI "fen ... moves ..." or a bare FEN) and returns its
+        MultiPV lines, best first."""
+        found = self._engine.search(self._position(position), limit.depth, limit.nodes, limit._movetime_ms())
         out = []
         for line in found["lines"]:
             if line["kind"] == "cp":
                 score = Score(cp=line["value"])
             else:
                 score = Score(mate=line["value"], mate_distance_known=line["mate_distance_known"])
-            out.append(PvInfo(line["multipv"], line["depth"], score, line["move"]))
+            out.append(PvInfo(line["multipv"], line["depth"], score, line["move"], line["wdl"]))
         return out
 
     def play(self, position: str, limit: Limit) -> str:
-        """The engine's bestmove token for ``position``."""
-        if not position.startswith(("startpos", "sfen ")):
-            position = "sfen " + position
-        return self._engine.search(position, limit.depth, limit.nodes)["bestmove"]
+        """The engine's bestmove token for ``position`` ("(none)" in UCI when
+        the side to move has no move)."""
+        return self._engine.search(self._position(position), limit.depth, limit.nodes,
+                                   limit._movetime_ms())["bestmove"]
 
     def quit(self) -> None:
         self._engine.quit()

@@ -1,6 +1,6 @@
 // manaka.teacher: generate and convert (summaries handed over as the same
 // JSON object the command prints with --json, parsed by the Python module),
-// and the USI engine client.
+// and the engine client (USI or UCI).
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/usi_engine.h"
+#include "engine/engine.h"
 #include "python/bindings.h"
 #include "python/errors.h"
 #include "teacher/convert.h"
@@ -27,10 +27,12 @@ using namespace nb::literals;
 namespace manaka::python {
 namespace {
 
-engine::SearchLimit limit_of(std::optional<int> depth, std::optional<uint64_t> nodes) {
+engine::SearchLimit limit_of(std::optional<int> depth, std::optional<uint64_t> nodes,
+                             std::optional<int> movetime_ms = std::nullopt) {
   engine::SearchLimit limit;
   if (depth) limit.depth = *depth;
   if (nodes) limit.nodes = *nodes;
+  if (movetime_ms) limit.movetime_ms = *movetime_ms;
   return limit;
 }
 
@@ -93,6 +95,8 @@ nb::dict pv_line_dict(const engine::PvLine& line) {
   d["kind"] = line.score.is_mate() ? "mate" : "cp";
   d["value"] = line.score.value;
   d["mate_distance_known"] = line.score.mate_distance_known;
+  if (line.wdl) d["wdl"] = nb::make_tuple(line.wdl->win, line.wdl->draw, line.wdl->loss);
+  else d["wdl"] = nb::none();
   d["move"] = line.move;
   return d;
 }
@@ -110,28 +114,33 @@ void bind_teacher(nb::module_ m) {
         "engine_timeout"_a = 60.0, "progress"_a = false, "overwrite"_a = false,
         "Engine games -> a teacher corpus (parquet); the summary as a JSON string.");
 
-  nb::class_<engine::UsiEngine>(m, "_UsiEngine", "One USI engine process.")
+  nb::class_<engine::Engine>(m, "_Engine", "One USI or UCI engine process.")
       .def_static(
           "start",
           [](const std::string& path, int multipv, const std::map<std::string, std::string>& options,
-             double handshake_timeout, double search_timeout) {
+             double handshake_timeout, double search_timeout, const std::string& protocol,
+             std::optional<int> elo) {
             engine::EngineOptions o;
             o.path = path;
+            auto p = engine::parse_protocol(protocol);
+            if (!p) raise_if_error(Status::invalid("engine protocol \"" + protocol + "\": expected usi or uci"));
+            o.protocol = *p;
             o.multipv = multipv;
+            o.elo = elo;
             for (const auto& kv : options) o.options.push_back(kv);
             o.handshake_timeout_ms = static_cast<int>(handshake_timeout * 1000.0);
             o.search_timeout_ms = static_cast<int>(search_timeout * 1000.0);
-            Result<std::unique_ptr<engine::UsiEngine>> e = Status::invalid("not started");
+            Result<std::unique_ptr<engine::Engine>> e = Status::invalid("not started");
             {
               nb::gil_scoped_release release;
-              e = engine::UsiEngine::start(o);
+              e = engine::Engine::start(o);
             }
             return unwrap(std::move(e));
           },
           "path"_a, "multipv"_a = 1, "options"_a = std::map<std::string, std::string>{},
-          "handshake_timeout"_a = 30.0, "search_timeout"_a = 60.0)
+          "handshake_timeout"_a = 30.0, "search_timeout"_a = 60.0, "protocol"_a = "usi", "elo"_a = nb::none())
       .def("new_game",
-           [](engine::UsiEngine& e) {
+           [](engine::Engine& e) {
              Status st;
              {
                nb::gil_scoped_release release;
@@ -141,12 +150,12 @@ void bind_teacher(nb::module_ m) {
            })
       .def(
           "search",
-          [](engine::UsiEngine& e, const std::string& position, std::optional<int> depth,
-             std::optional<uint64_t> nodes) {
+          [](engine::Engine& e, const std::string& position, std::optional<int> depth,
+             std::optional<uint64_t> nodes, std::optional<int> movetime_ms) {
             Result<engine::SearchResult> r = Status::invalid("not searched");
             {
               nb::gil_scoped_release release;
-              r = e.search(position, limit_of(depth, nodes));
+              r = e.search(position, limit_of(depth, nodes, movetime_ms));
             }
             auto found = unwrap(std::move(r));
             nb::list lines;
@@ -157,9 +166,9 @@ void bind_teacher(nb::module_ m) {
             d["seconds"] = found.seconds;
             return d;
           },
-          "position"_a, "depth"_a = nb::none(), "nodes"_a = nb::none())
+          "position"_a, "depth"_a = nb::none(), "nodes"_a = nb::none(), "movetime_ms"_a = nb::none())
       .def("restart",
-           [](engine::UsiEngine& e) {
+           [](engine::Engine& e) {
              Status st;
              {
                nb::gil_scoped_release release;
@@ -167,15 +176,16 @@ void bind_teacher(nb::module_ m) {
              }
              raise_if_error(std::move(st));
            })
-      .def("quit", [](engine::UsiEngine& e) {
+      .def("quit", [](engine::Engine& e) {
         nb::gil_scoped_release release;
         e.quit();
       })
-      .def_prop_ro("alive", &engine::UsiEngine::alive)
-      .def_prop_ro("name", &engine::UsiEngine::name)
-      .def_prop_ro("path", &engine::UsiEngine::path)
-      .def_prop_ro("restarts", &engine::UsiEngine::restarts)
-      .def_prop_ro("wait_seconds", &engine::UsiEngine::wait_seconds);
+      .def_prop_ro("alive", &engine::Engine::alive)
+      .def_prop_ro("name", &engine::Engine::name)
+      .def_prop_ro("path", &engine::Engine::path)
+      .def_prop_ro("restarts", &engine::Engine::restarts)
+      .def_prop_ro("position_word", [](const engine::Engine& e) { return std::string(e.dialect().position_word); })
+      .def_prop_ro("wait_seconds", &engine::Engine::wait_seconds);
 }
 
 }  // namespace manaka::python

@@ -77,7 +77,7 @@ uint64_t game_seed(uint64_t run_seed, uint64_t index) {
   return mix.next();
 }
 
-Result<GameRecord> play_game(engine::UsiEngine& eng, const GameSettings& settings, uint64_t seed) {
+Result<GameRecord> play_game(engine::Engine& eng, const GameSettings& settings, uint64_t seed) {
   GameRng rng(seed);
   GameState game;
   GameRecord record;

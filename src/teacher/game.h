@@ -28,7 +28,7 @@
 #include "core/splitmix64.h"
 #include "core/uniform.h"
 #include "core/status.h"
-#include "engine/usi_engine.h"
+#include "engine/engine.h"
 #include "shard/corpus_batch.h"
 #include "shogi/move.h"
 #include "shogi/position.h"
@@ -59,7 +59,7 @@ struct GameRecord {
 // Plays one game. An engine that crashes or stalls is Status::engine (the
 // engine needs a restart); an engine move that is not a USI move or is
 // illegal is Status::invalid naming the move, its multipv line and the SFEN.
-Result<GameRecord> play_game(engine::UsiEngine& engine, const GameSettings& settings, uint64_t seed);
+Result<GameRecord> play_game(engine::Engine& engine, const GameSettings& settings, uint64_t seed);
 
 // An engine's move checked with our rules: the move, or Status::invalid
 // "engine E: <what> "P*1b" is illegal (a pawn drop that mates: uchifuzume)

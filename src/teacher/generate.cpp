@@ -43,6 +43,7 @@ void keep_message(std::vector<std::string>& list, const std::string& msg) {
 Status check_options(const GenerateOptions& o) {
   auto bad = [](const std::string& what) { return Status::usage("teacher generate: " + what); };
   if (o.engine.path.empty()) return bad("no engine given (--engine PATH)");
+  if (o.engine.protocol != engine::Protocol::Usi) return bad("the engine must speak USI (the games are shogi)");
   if (o.output.empty()) return bad("no output given (-o corpus.parquet)");
   if (o.games < 1) return bad("--games must be at least 1");
   if (o.workers < 1 || o.workers > 256) return bad("--workers must be 1..256");
@@ -127,7 +128,7 @@ struct Shared {
   int running = 0;
 };
 
-void run_worker(engine::UsiEngine& eng, const GenerateOptions& o, Collector& out, Shared& sh) {
+void run_worker(engine::Engine& eng, const GenerateOptions& o, Collector& out, Shared& sh) {
   const auto start = Clock::now();
   const double cpu_before = thread_cpu_seconds();
   const double wait_before = eng.wait_seconds();
@@ -207,6 +208,7 @@ shard::CorpusWriter::Footer corpus_footer(const GenerateOptions& o, const std::s
   };
   if (o.limit.depth > 0) f.emplace_back("depth", std::to_string(o.limit.depth));
   if (o.limit.nodes > 0) f.emplace_back("nodes", std::to_string(o.limit.nodes));
+  if (o.limit.movetime_ms > 0) f.emplace_back("movetime_ms", std::to_string(o.limit.movetime_ms));
   return f;
 }
 
@@ -216,9 +218,9 @@ Result<GenerateSummary> generate(const GenerateOptions& o) {
   const auto start = Clock::now();
   MANAKA_RETURN_NOT_OK(check_options(o));
 
-  std::vector<std::unique_ptr<engine::UsiEngine>> engines;
+  std::vector<std::unique_ptr<engine::Engine>> engines;
   for (int w = 0; w < o.workers; ++w) {
-    auto eng = engine::UsiEngine::start(o.engine);
+    auto eng = engine::Engine::start(o.engine);
     if (!eng.ok()) return std::move(eng).take_status().with_context("teacher generate: ");
     engines.push_back(std::move(*eng));
   }

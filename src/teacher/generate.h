@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "core/status.h"
-#include "engine/usi_engine.h"
+#include "engine/engine.h"
 #include "teacher/game.h"
 
 namespace manaka::teacher {

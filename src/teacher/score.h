@@ -7,7 +7,8 @@
 //                 when cp is a mate score
 //   mate band     threshold = mate_scale - slack, slack = mate_slack or 320
 //                 when mate_slack is 0; |cp| >= threshold is a mate score
-//   engine mates  "score mate N" -> +-(mate_scale - |N|)
+//   engine mates  "score mate N" -> +-(mate_scale - |N|), N the engine::Score
+//                 distance in plies (USI's N as sent)
 //
 // The generator writes ordinary scores clamped to +-(mate_scale - 321) and
 // mate distances capped at 319, so its corpora split cleanly at the default
@@ -17,7 +18,7 @@
 #include <cstdint>
 
 #include "core/status.h"
-#include "engine/usi_protocol.h"
+#include "engine/protocol.h"
 
 namespace manaka::teacher {
 

@@ -1,7 +1,8 @@
 """manaka.teacher from Python: conversion against an independent converter
 (bench/teacher_convert_py.py: pyarrow + cshogi), refusals with nulls and
 mapped columns, the generator with the real fairy-stockfish and with a fake
-engine that crashes, and the engine client."""
+engine that crashes, and the engine client (USI with fairy-stockfish, UCI
+with stockfish)."""
 
 import math
 import os
@@ -23,7 +24,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import teacher_convert_py  # noqa: E402
 
 FAIRY = "/usr/games/fairy-stockfish"
-FAKE = str(ROOT / "tests/fixtures/engine/fake_usi.sh")
+STOCKFISH = "/usr/games/stockfish"
+FAKE = str(ROOT / "tests/fixtures/engine/fake_engine.sh")
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 AFTER_7G7F = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
 
@@ -239,6 +241,19 @@ def test_simple_engine_analyse():
         assert [l.multipv for l in lines] == [1, 2, 3]
         assert all(l.score.cp is not None and not l.score.is_mate() for l in lines)
         assert eng.play(AFTER_7G7F, teacher.Limit(depth=1)) in shogi.Position(AFTER_7G7F).legal_moves()
+
+
+def test_simple_engine_speaks_uci():
+    from manaka import chess
+    with teacher.SimpleEngine.popen_uci(STOCKFISH, options={"UCI_ShowWDL": "true"}) as eng:
+        assert "Stockfish" in eng.name
+        eng.new_game()
+        (line,) = eng.analyse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", teacher.Limit(depth=5))
+        assert line.move == "a1a8" and line.score.mate == 1 and line.wdl == (1000, 0, 0)
+        assert eng.play("startpos moves e2e4", teacher.Limit(time=0.05)) in chess.Board(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves
+    with pytest.raises(manaka.InvalidDataError, match=r"UCI_Elo 100 is out of range 1350\.\.2850"):
+        teacher.SimpleEngine.popen_uci(STOCKFISH, elo=100)
 
 
 def test_engine_errors_are_engine_errors(tmp_path):

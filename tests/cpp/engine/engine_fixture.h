@@ -1,6 +1,6 @@
 // Helpers shared by the engine and teacher tests: the scripted fake engine
-// (tests/fixtures/engine/fake_usi.sh), the real fairy-stockfish when it is
-// installed, and a scratch directory per test.
+// (tests/fixtures/engine/fake_engine.sh, USI or UCI), the real fairy-stockfish
+// and stockfish when they are installed, and a scratch directory per test.
 #pragma once
 
 #include <unistd.h>
@@ -11,16 +11,18 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/usi_engine.h"
+#include "engine/engine.h"
 
 namespace manaka::testing {
 
 inline const std::string kFairyStockfish = "/usr/games/fairy-stockfish";
+inline const std::string kStockfish = "/usr/games/stockfish";
 
 inline bool have_fairy_stockfish() { return ::access(kFairyStockfish.c_str(), X_OK) == 0; }
+inline bool have_stockfish() { return ::access(kStockfish.c_str(), X_OK) == 0; }
 
 inline std::string fake_engine_path() {
-  return std::string(MANAKA_SOURCE_DIR) + "/tests/fixtures/engine/fake_usi.sh";
+  return std::string(MANAKA_SOURCE_DIR) + "/tests/fixtures/engine/fake_engine.sh";
 }
 
 // A fresh directory under the system's temporary directory, named after the
@@ -42,11 +44,23 @@ class Scratch {
   std::filesystem::path dir_;
 };
 
-// The fake engine in `mode` with its arguments.
-inline engine::EngineOptions fake_engine(std::vector<std::string> args) {
+// The fake engine in `mode` with its arguments, spoken to in `protocol`.
+inline engine::EngineOptions fake_engine(std::vector<std::string> args,
+                                         engine::Protocol protocol = engine::Protocol::Usi) {
   engine::EngineOptions o;
   o.path = fake_engine_path();
   o.args = std::move(args);
+  o.protocol = protocol;
+  o.handshake_timeout_ms = 10'000;
+  o.search_timeout_ms = 10'000;
+  return o;
+}
+
+// Real stockfish as a UCI engine, with short deadlines.
+inline engine::EngineOptions stockfish() {
+  engine::EngineOptions o;
+  o.path = kStockfish;
+  o.protocol = engine::Protocol::Uci;
   o.handshake_timeout_ms = 10'000;
   o.search_timeout_ms = 10'000;
   return o;

@@ -1,6 +1,6 @@
-// The USI client against the scripted fake engine (crashes, stalls, a dead
+// The client speaking USI to the scripted fake engine (crashes, stalls, a dead
 // start) and against the real fairy-stockfish when it is installed.
-#include "engine/usi_engine.h"
+#include "engine/engine.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@ using manaka::testing::Scratch;
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 TEST(UsiEngine, HandshakeAndSearchWithTheFake) {
-  auto eng = UsiEngine::start(fake_engine({"normal"}));
+  auto eng = Engine::start(fake_engine({"normal"}));
   ASSERT_TRUE(eng.ok()) << eng.status().message();
   EXPECT_EQ((*eng)->name(), "fake_usi normal");
   ASSERT_TRUE((*eng)->new_game().ok());
@@ -31,7 +31,7 @@ TEST(UsiEngine, HandshakeAndSearchWithTheFake) {
 }
 
 TEST(UsiEngine, ASearchNeedsALimit) {
-  auto eng = UsiEngine::start(fake_engine({"normal"}));
+  auto eng = Engine::start(fake_engine({"normal"}));
   ASSERT_TRUE(eng.ok());
   auto found = (*eng)->search("startpos", {});
   ASSERT_FALSE(found.ok());
@@ -40,7 +40,7 @@ TEST(UsiEngine, ASearchNeedsALimit) {
 
 TEST(UsiEngine, ACrashMidSearchIsAnEngineErrorNamingTheEngine) {
   Scratch dir;
-  auto eng = UsiEngine::start(fake_engine({"crash", "1", dir.path("marker")}));
+  auto eng = Engine::start(fake_engine({"crash", "1", dir.path("marker")}));
   ASSERT_TRUE(eng.ok());
   auto found = (*eng)->search("startpos", {.depth = 1});
   ASSERT_FALSE(found.ok());
@@ -64,7 +64,7 @@ TEST(UsiEngine, AStalledEngineTimesOutAndRestarts) {
   Scratch dir;
   auto options = fake_engine({"stall", "1", dir.path("marker")});
   options.search_timeout_ms = 300;
-  auto eng = UsiEngine::start(options);
+  auto eng = Engine::start(options);
   ASSERT_TRUE(eng.ok());
   const auto t0 = std::chrono::steady_clock::now();
   auto found = (*eng)->search("startpos", {.nodes = 100});
@@ -79,7 +79,7 @@ TEST(UsiEngine, AStalledEngineTimesOutAndRestarts) {
 }
 
 TEST(UsiEngine, AnEngineThatDiesAtStartIsRefused) {
-  auto eng = UsiEngine::start(fake_engine({"dead"}));
+  auto eng = Engine::start(fake_engine({"dead"}));
   ASSERT_FALSE(eng.ok());
   EXPECT_EQ(eng.status().kind(), ErrorKind::Engine);
   EXPECT_TRUE(contains(eng.status().message(), "handshake (usi)")) << eng.status().message();
@@ -89,7 +89,7 @@ TEST(UsiEngine, AnEngineThatDiesAtStartIsRefused) {
 TEST(UsiEngine, AMissingProgramIsRefused) {
   EngineOptions o;
   o.path = "/nonexistent/engine";
-  auto eng = UsiEngine::start(o);
+  auto eng = Engine::start(o);
   ASSERT_FALSE(eng.ok());
   EXPECT_EQ(eng.status().message(), "engine /nonexistent/engine: cannot start: No such file or directory");
 }
@@ -99,7 +99,7 @@ TEST(UsiEngine, FairyStockfishMultiPvAtDepthOne) {
   EngineOptions o;
   o.path = manaka::testing::kFairyStockfish;
   o.multipv = 3;
-  auto eng = UsiEngine::start(o);
+  auto eng = Engine::start(o);
   ASSERT_TRUE(eng.ok()) << eng.status().message();
   EXPECT_TRUE(contains((*eng)->name(), "Fairy-Stockfish"));
   ASSERT_TRUE((*eng)->new_game().ok());

@@ -261,6 +261,9 @@ TEST(Generate, OptionsAreChecked) {
   EXPECT_EQ(generate(o).status().message(), "teacher generate: a search limit is required (--depth D or --nodes N)");
   o = fake_run("x.parquet", {"normal"}, 0, 4);
   EXPECT_EQ(generate(o).status().message(), "teacher generate: --games must be at least 1");
+  o = fake_run("x.parquet", {"normal"}, 1, 4);
+  o.engine.protocol = engine::Protocol::Uci;
+  EXPECT_EQ(generate(o).status().message(), "teacher generate: the engine must speak USI (the games are shogi)");
 }
 
 // Repetition: keys of positions 0..n; a cycle of four plies back to the start.
