@@ -22,6 +22,7 @@ std::string write_big_stream(const fs::path& dir) {
 
 TEST(PackOs, FileSizeLimitIsNamedWithTheShard) {
   const fs::path dir = testing::scratch_dir();
+  testing::RemovedAtEnd cleanup{dir};
   const std::string s = write_big_stream(dir);
   for (uint32_t buckets : {0u, 4u}) {
     PackOptions o;
@@ -44,6 +45,7 @@ TEST(PackOs, FileSizeLimitIsNamedWithTheShard) {
 
 TEST(PackOs, FullDiskSaysNoSpaceLeft) {
   const fs::path dir = testing::scratch_dir();
+  testing::RemovedAtEnd cleanup{dir};
   const std::string s = write_big_stream(dir);
   testing::TinyFilesystem tiny(dir / "tiny", "48k");
   if (!tiny.ok()) GTEST_SKIP() << "cannot mount a tmpfs here";

@@ -59,6 +59,15 @@ class FileSizeLimit {
   bool ok_ = false;
 };
 
+// Removes a scratch directory (testing::scratch_dir) at the end of a test.
+struct RemovedAtEnd {
+  std::filesystem::path dir;
+  ~RemovedAtEnd() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+};
+
 // A tmpfs of `size` mounted at `dir` while alive; ok() is false when this
 // process may not mount.
 class TinyFilesystem {

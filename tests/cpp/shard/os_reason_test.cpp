@@ -46,6 +46,7 @@ std::shared_ptr<arrow::Table> random_table(int64_t bytes) {
 
 TEST(OsReason, UnreadableParquetSaysPermissionDenied) {
   const fs::path dir = testing::scratch_dir();
+  testing::RemovedAtEnd cleanup{dir};
   const std::string path = unreadable_file(dir).string();
   testing::AsUnprivileged nobody;
   if (!nobody.ok()) GTEST_SKIP() << "cannot drop root";
@@ -62,6 +63,7 @@ TEST(OsReason, UnreadableParquetSaysPermissionDenied) {
 
 TEST(OsReason, DirectorySaysIsADirectory) {
   const fs::path dir = testing::scratch_dir();
+  testing::RemovedAtEnd cleanup{dir};
   for (const Status& st : {ShardReader::open(dir.string()).status(), read_parquet(dir.string()).status(),
                            CorpusTableReader::open(dir.string(), CorpusColumns{}).status()}) {
     ASSERT_FALSE(st.ok());
@@ -71,6 +73,7 @@ TEST(OsReason, DirectorySaysIsADirectory) {
 
 TEST(OsReason, WriteBeyondTheFileSizeLimitSaysFileTooLarge) {
   const fs::path dir = testing::scratch_dir();
+  testing::RemovedAtEnd cleanup{dir};
   const std::string path = (dir / "big.parquet").string();
   auto table = random_table(512 << 10);
   Status st;
@@ -88,7 +91,8 @@ TEST(OsReason, WriteBeyondTheFileSizeLimitSaysFileTooLarge) {
 }
 
 TEST(OsReason, FullFilesystemSaysNoSpaceLeft) {
-  const fs::path dir = testing::scratch_dir() / "tiny";
+  testing::RemovedAtEnd cleanup{testing::scratch_dir()};
+  const fs::path dir = cleanup.dir / "tiny";
   testing::TinyFilesystem tiny(dir, "128k");
   if (!tiny.ok()) GTEST_SKIP() << "cannot mount a tmpfs here";
   const std::string path = (dir / "big.parquet").string();

@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 
 TEST(CorpusOpen, UnreadableInputsSayPermissionDenied) {
   const fs::path dir = testing::scratch_dir();
+  testing::RemovedAtEnd cleanup{dir};
   const fs::path jsonl = dir / "rows.jsonl";
   std::ofstream(jsonl) << "{}\n";
   fs::permissions(jsonl, fs::perms::none);
@@ -42,6 +43,7 @@ TEST(CorpusOpen, UnreadableInputsSayPermissionDenied) {
 
 TEST(CorpusOpen, MissingInputSaysNoSuchFile) {
   const fs::path dir = testing::scratch_dir();
+  testing::RemovedAtEnd cleanup{dir};
   const std::string missing = (dir / "missing.parquet").string();
   auto paths = expand_corpus_paths({missing});
   ASSERT_FALSE(paths.ok());
