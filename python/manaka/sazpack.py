@@ -206,8 +206,6 @@ def decode_sazpack_columns(source, *, check_policy_legality: bool = True, thread
     requires it to be a move). Games are replayed on ``threads`` threads (0:
     one per core); the arrays, and which error is raised, do not depend on it.
     """
-    if threads < 0:
-        raise ValueError(f"threads must be 0 or more, got {threads}")
     if isinstance(source, (str, os.PathLike)):
         columns = _decode_columns_file(_path(source), check_policy_legality, threads)
     else:

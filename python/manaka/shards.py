@@ -19,6 +19,8 @@ from typing import Iterator, Optional, Sequence, Union
 
 import numpy as np
 
+from manaka._core._checks import at_least as _at_least
+from manaka._core._checks import seed as _seed
 from manaka._core.shards import _ShardReader, check_sets, inspect, pack
 
 __all__ = ["ShardBatch", "ShardFile", "list_shards", "iter_batches", "pack", "inspect", "check_sets", "NULL_CP"]
@@ -50,7 +52,11 @@ class ShardBatch:
 
 
 class ShardFile:
-    """One shard: its footer metadata and its row groups."""
+    """One shard: its footer metadata and its row groups.
+
+    One ShardFile may be read from several threads at once (the GIL is
+    released while a row group is read): reads of one file take turns in
+    the parquet reader, reads of different files run in parallel."""
 
     def __init__(self, path: Union[str, os.PathLike]) -> None:
         self._reader = _ShardReader.open(os.fspath(path))
@@ -93,6 +99,7 @@ def list_shards(source: Source, *, require_complete: bool = True) -> list[str]:
 
 def epoch_order(paths: Sequence[str], seed: int, epoch: int) -> list[str]:
     """The shards in this epoch's order: a fresh permutation per (seed, epoch)."""
+    seed, epoch = _seed(seed), _at_least(epoch, "epoch", 0)
     order = list(paths)
     random.Random(seed * 1_000_003 + epoch).shuffle(order)
     return order
@@ -105,7 +112,13 @@ def iter_batches(source: Source, *, epoch: int = 0, seed: int = 0, shuffle: bool
 
     Rows inside a shard were already shuffled by ``pack``; reshuffling the
     shard order each epoch keeps epochs from replaying the same sequence.
+    ``seed`` (0..2^64 - 1) and ``epoch`` (0 or more) are checked at the call.
     """
-    paths = list_shards(source, require_complete=require_complete)
-    for path in epoch_order(paths, seed, epoch) if shuffle else paths:
-        yield from ShardFile(path).batches(columns)
+    seed, epoch = _seed(seed), _at_least(epoch, "epoch", 0)
+
+    def batches() -> Iterator[ShardBatch]:
+        paths = list_shards(source, require_complete=require_complete)
+        for path in epoch_order(paths, seed, epoch) if shuffle else paths:
+            yield from ShardFile(path).batches(columns)
+
+    return batches()

@@ -25,6 +25,7 @@ from manaka._core.stream import (
     selfplay_header,
     validate,
 )
+from manaka._core._checks import at_least as _at_least
 
 __all__ = [
     "NO_CP",
@@ -79,6 +80,10 @@ class Reader:
         return self._reader.records_read
 
     def batches(self, batch_size: int = 65536) -> Iterator[Batch]:
+        """Batches of ``batch_size`` records (at least 1; checked here, not at the first batch)."""
+        return self._batches(_at_least(batch_size, "batch_size", 1))
+
+    def _batches(self, batch_size: int) -> Iterator[Batch]:
         while (columns := self._reader.read_batch(batch_size)) is not None:
             yield Batch(**columns)
 
@@ -93,6 +98,12 @@ class Reader:
 
 
 def read_batches(path: str, batch_size: int = 65536) -> Iterator[Batch]:
-    """Every record of a stream, ``batch_size`` at a time."""
-    yield from Reader(path).batches(batch_size)
+    """Every record of a stream, ``batch_size`` at a time (at least 1). The
+    size is checked at the call; the file is opened at the first batch."""
+    batch_size = _at_least(batch_size, "batch_size", 1)
+
+    def batches() -> Iterator[Batch]:
+        yield from Reader(path).batches(batch_size)
+
+    return batches()
 

@@ -66,9 +66,10 @@ def convert(
     if isinstance(corpus, (str, os.PathLike)):
         corpus = [corpus]
     inputs = [os.fspath(p) for p in corpus]
-    return json.loads(_core.convert(inputs, str(output), float(eval_coef), int(mate_scale), int(mate_slack),
-                                    int(fv_scale), dict(columns or {}), bool(strict), bool(progress),
-                                    int(threads), bool(overwrite)))
+    # Numbers go through unconverted: the native side checks their type and
+    # range and names the parameter (int(1.5) would quietly be 1).
+    return json.loads(_core.convert(inputs, str(output), eval_coef, mate_scale, mate_slack, fv_scale,
+                                    dict(columns or {}), bool(strict), bool(progress), threads, bool(overwrite)))
 
 
 def generate(
@@ -97,10 +98,10 @@ def generate(
     """
     if depth is None and nodes is None:
         raise ValueError("generate: give depth or nodes")
-    return json.loads(_core.generate(str(engine), str(output), int(games), int(multipv), depth, nodes,
-                                     int(workers), int(seed), int(opening_plies), int(max_plies),
-                                     int(mate_scale), {str(k): str(v) for k, v in (engine_options or {}).items()},
-                                     float(engine_timeout), bool(progress), bool(overwrite)))
+    return json.loads(_core.generate(str(engine), str(output), games, multipv, depth, nodes,
+                                     workers, seed, opening_plies, max_plies, mate_scale,
+                                     {str(k): str(v) for k, v in (engine_options or {}).items()},
+                                     engine_timeout, bool(progress), bool(overwrite)))
 
 
 @dataclass(frozen=True)
@@ -160,9 +161,9 @@ class SimpleEngine:
     def popen_usi(cls, path: PathLike, *, multipv: int = 1, options: Optional[Mapping[str, str]] = None,
                   timeout: float = 30.0, search_timeout: float = 60.0) -> "SimpleEngine":
         """Starts the engine and completes the handshake within ``timeout`` seconds."""
-        return cls(_core._Engine.start(str(path), int(multipv),
+        return cls(_core._Engine.start(str(path), multipv,
                                        {str(k): str(v) for k, v in (options or {}).items()},
-                                       float(timeout), float(search_timeout), "usi"))
+                                       timeout, search_timeout, "usi"))
 
     @classmethod
     def popen_uci(cls, path: PathLike, *, multipv: int = 1, options: Optional[Mapping[str, str]] = None,
@@ -170,9 +171,9 @@ class SimpleEngine:
         """Starts a UCI engine and completes the handshake within ``timeout``
         seconds. ``elo`` limits its strength (UCI_LimitStrength, UCI_Elo) and
         must lie in the range the engine advertises."""
-        return cls(_core._Engine.start(str(path), int(multipv),
+        return cls(_core._Engine.start(str(path), multipv,
                                        {str(k): str(v) for k, v in (options or {}).items()},
-                                       float(timeout), float(search_timeout), "uci",
+                                       timeout, search_timeout, "uci",
                                        None if elo is None else int(elo)))
 
     def _position(self, position: str) -> str:

@@ -19,6 +19,8 @@ import numpy as np
 import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
+from manaka._core._checks import at_least as _at_least
+from manaka._core._checks import seed as _seed
 from manaka.shards import ShardFile, Source, epoch_order, list_shards
 
 __all__ = ["ShardDataset", "to_tensors"]
@@ -45,12 +47,12 @@ class ShardDataset(IterableDataset):
     def __init__(self, source: Source, *, seed: int = 0, columns: Optional[Sequence[str]] = None) -> None:
         super().__init__()
         self.paths = list_shards(source)
-        self.seed = seed
+        self.seed = _seed(seed)
         self.columns = list(columns) if columns else None
         self.epoch = 0
 
     def set_epoch(self, epoch: int) -> None:
-        self.epoch = epoch
+        self.epoch = _at_least(epoch, "epoch", 0)
 
     def __iter__(self) -> Iterator[dict[str, torch.Tensor]]:
         info = get_worker_info()

@@ -26,6 +26,7 @@
 #include "chess/perft.h"
 #include "chess/pgn_games.h"
 #include "chess/position.h"
+#include "cli/checks.h"
 #include "cli/commands.h"
 
 namespace manaka::cli {
@@ -69,7 +70,7 @@ void add_perft(CLI::App* parent) {
   };
   auto opt = std::make_shared<Options>();
   cmd->add_option("fen", opt->fen, "a FEN or 'startpos'")->required();
-  cmd->add_option("depth", opt->depth, "plies")->required()->check(CLI::Range(1, 12));
+  cmd->add_option("depth", opt->depth, "plies")->required()->transform(checks::integer(1, 12));
   cmd->add_flag("--divide", opt->divide, "print the count below each legal move (UCI, sorted)");
   cmd->callback([opt] {
     auto pos = chess::Position::from_fen(opt->fen);

@@ -1,10 +1,12 @@
 // `manaka pack STREAM... -o PREFIX`: MPK1 streams -> folded, shuffled parquet
 // shards (fold/pack.h).
+#include <cfloat>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "cli/checks.h"
 #include "cli/commands.h"
 #include "fold/pack.h"
 
@@ -28,16 +30,17 @@ void add_pack_command(CLI::App& app) {
                "replace an existing shard set of this prefix, once the new one is complete");
   cmd->add_option("--temperature", args->options.temperature,
                   "softmax temperature in centipawns (cp-sourced streams)")
-      ->capture_default_str();
-  cmd->add_option("--seed", args->options.seed, "shuffle seed")->capture_default_str();
+      ->capture_default_str()
+      ->transform(checks::number(0.0, DBL_MAX, true, "a number of centipawns"));
+  cmd->add_option("--seed", args->options.seed, "shuffle seed")->capture_default_str()->transform(checks::seed());
   cmd->add_option("--rows-per-shard", args->options.rows_per_shard, "rows in each shard")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->transform(checks::unsigned_integer(1));
   cmd->add_option("--buckets", args->options.buckets,
                   "fold in three passes over N spool files (memory follows the largest spool "
                   "rather than the corpus); 0 folds in memory")
       ->capture_default_str()
-      ->check(CLI::Range(0u, fold::kMaxBuckets));
+      ->transform(checks::unsigned_integer(0, fold::kMaxBuckets));
   cmd->add_option("--spool-dir", args->options.spool_dir,
                   "where --buckets puts its temporary spools (default: next to the output)");
   cmd->add_flag("-q,--quiet", args->quiet, "no progress and no summary");

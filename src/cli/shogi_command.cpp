@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/checks.h"
 #include "cli/commands.h"
 #include "shogi/pack.h"
 #include "shogi/perft.h"
@@ -51,7 +52,7 @@ void add_perft(CLI::App* parent) {
   };
   auto opt = std::make_shared<Options>();
   cmd->add_option("sfen", opt->sfen, "a SFEN or 'startpos'")->required();
-  cmd->add_option("depth", opt->depth, "plies")->required()->check(CLI::Range(1, 12));
+  cmd->add_option("depth", opt->depth, "plies")->required()->transform(checks::integer(1, 12));
   cmd->add_flag("--divide", opt->divide, "print the count below each legal move");
   cmd->callback([opt] {
     const int depth = opt->depth;

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/checks.h"
 #include "cli/commands.h"
 #include "core/text.h"
 #include "core/progress.h"
@@ -257,7 +258,7 @@ void add_stream_command(CLI::App& app) {
     auto file = std::make_shared<std::string>();
     auto limit = std::make_shared<uint64_t>(0);
     sub->add_option("FILE", *file, "MPK1 stream file")->required();
-    sub->add_option("-n,--limit", *limit, "stop after N records (0: all)");
+    sub->add_option("-n,--limit", *limit, "stop after N records (0: all)")->transform(checks::unsigned_integer(0));
     sub->callback([file, limit] { exit_on_error(run_dump(*file, *limit)); });
   }
 }

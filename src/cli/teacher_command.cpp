@@ -9,11 +9,14 @@
 //       [--mate-slack K] [--fv-scale F] [--column NAME=COL ...] [--strict] [--threads T]
 //
 // Both print their summary on stdout (--json: one JSON object instead).
+#include <cfloat>
+#include <climits>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "cli/checks.h"
 #include "cli/commands.h"
 #include "teacher/convert.h"
 #include "teacher/generate.h"
@@ -22,6 +25,9 @@
 namespace manaka::cli {
 
 namespace {
+
+// Thread counts beyond this are refused as typos; convert uses 16 at most.
+constexpr int kMaxThreadsAsked = 256;
 
 void add_generate(CLI::App& parent) {
   auto* cmd = parent.add_subcommand("generate", "play engine games and write a teacher corpus (parquet)");
@@ -35,28 +41,43 @@ void add_generate(CLI::App& parent) {
   a->o.engine.multipv = 5;
   cmd->add_option("--engine", a->o.engine.path, "USI engine executable (e.g. /usr/games/fairy-stockfish)")
       ->required();
-  cmd->add_option("--games", a->o.games, "games to play")->required()->check(CLI::PositiveNumber);
-  cmd->add_option("--multipv", a->o.engine.multipv, "candidates per position")->capture_default_str();
-  auto* depth = cmd->add_option("--depth", a->o.limit.depth, "search depth per position");
-  auto* nodes = cmd->add_option("--nodes", a->o.limit.nodes, "search nodes per position");
+  cmd->add_option("--games", a->o.games, "games to play")->required()->transform(checks::integer(1, INT_MAX));
+  cmd->add_option("--multipv", a->o.engine.multipv, "candidates per position")
+      ->capture_default_str()
+      ->transform(checks::integer(1, teacher::kMaxMultiPv));
+  auto* depth = cmd->add_option("--depth", a->o.limit.depth, "search depth per position")
+                    ->transform(checks::integer(1, INT_MAX));
+  auto* nodes = cmd->add_option("--nodes", a->o.limit.nodes, "search nodes per position")
+                    ->transform(checks::unsigned_integer(1));
   depth->excludes(nodes);
-  cmd->add_option("--workers", a->o.workers, "worker threads, one engine process each")->capture_default_str();
+  cmd->add_option("--workers", a->o.workers, "worker threads, one engine process each")
+      ->capture_default_str()
+      ->transform(checks::integer(1, teacher::kMaxWorkers));
   cmd->add_option("-o,--output", a->o.output, "corpus parquet file")->required();
   cmd->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
-  cmd->add_option("--seed", a->o.seed, "seed of the random openings and move choices")->capture_default_str();
+  cmd->add_option("--seed", a->o.seed, "seed of the random openings and move choices")
+      ->capture_default_str()
+      ->transform(checks::seed());
   cmd->add_option("--opening-plies", a->o.opening_plies, "random legal plies before the engine plays")
-      ->capture_default_str();
-  cmd->add_option("--max-plies", a->o.max_plies, "a game reaching this ply is a draw")->capture_default_str();
+      ->capture_default_str()
+      ->transform(checks::integer(0, teacher::kMaxPlies));
+  cmd->add_option("--max-plies", a->o.max_plies, "a game reaching this ply is a draw")
+      ->capture_default_str()
+      ->transform(checks::integer(1, teacher::kMaxPlies));
   cmd->add_option("--mate-scale", a->o.mate_scale, "score mate N becomes +-(mate_scale - |N|)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(checks::integer(teacher::kMinMateScale, teacher::kMaxMateScale));
   cmd->add_option("--engine-option", a->engine_options, "setoption NAME=VALUE (repeatable), e.g. Hash=64")
       ->allow_extra_args(false);
   cmd->add_option("--engine-timeout", a->timeout_s, "seconds without bestmove before an engine counts as stalled")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(checks::number(0.0, engine::kMaxTimeoutSeconds, true, "a number of seconds"));
   cmd->add_option("--flush-rows", a->o.flush_rows, "flush completed games to OUT.partial every N rows")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(checks::integer(1, INT_MAX));
   cmd->add_option("--flush-seconds", a->o.flush_seconds, "... or every S seconds, whichever comes first")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(checks::number(0.0, DBL_MAX, true, "a number of seconds"));
   cmd->add_flag("--json", a->json, "print the summary as one JSON object");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress line");
   cmd->callback([a] {
@@ -92,17 +113,24 @@ void add_convert(CLI::App& parent) {
       ->required();
   cmd->add_option("-o,--output", a->o.output, "MPK1 stream to write")->required();
   cmd->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
-  cmd->add_option("--eval-coef", a->o.eval_coef, "value_q = tanh(cp / (2 * C))")->required();
-  cmd->add_option("--mate-scale", a->o.mate_scale, "the cp value the corpus's mates fold to")->required();
+  cmd->add_option("--eval-coef", a->o.eval_coef, "value_q = tanh(cp / (2 * C)); stored as a float")
+      ->required()
+      ->transform(checks::positive_float());
+  cmd->add_option("--mate-scale", a->o.mate_scale, "the cp value the corpus's mates fold to")
+      ->required()
+      ->transform(checks::integer(1, 32767));
   cmd->add_option("--mate-slack", a->o.mate_slack, "mates reach mate_scale - K (0: the default 320)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(checks::integer(0, 65535));
   cmd->add_option("--fv-scale", a->o.fv_scale, "FV_SCALE of the generating engine (0: not stated)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(checks::integer(0, 65535));
   cmd->add_option("--column", a->columns, "NAME=COL: read field NAME from column COL (repeatable)")
       ->allow_extra_args(false);
   cmd->add_flag("--strict", a->o.strict, "stop at the first refused row, naming file and row");
-  cmd->add_option("--threads", a->o.threads, "converting threads (0: one per hardware thread)")
-      ->capture_default_str();
+  cmd->add_option("--threads", a->o.threads, "converting threads (0: one per hardware thread; 16 at most are used)")
+      ->capture_default_str()
+      ->transform(checks::integer(0, kMaxThreadsAsked));
   cmd->add_flag("--json", a->json, "print the summary as one JSON object");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress line");
   cmd->callback([a] {

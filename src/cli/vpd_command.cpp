@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/checks.h"
 #include "cli/commands.h"
 #include "core/splitmix64.h"
 #include "vpd/build.h"
@@ -36,8 +37,8 @@ void add_build(CLI::App& parent) {
   cmd->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
   cmd->add_option("--target", a->o.target, "target size; phase quotas 15/60/25 %")
       ->capture_default_str()
-      ->check(CLI::Range(uint64_t{1}, vpd::MAX_TARGET));
-  cmd->add_option("--seed", a->o.seed, "sampling seed")->capture_default_str();
+      ->transform(checks::unsigned_integer(1, vpd::MAX_TARGET));
+  cmd->add_option("--seed", a->o.seed, "sampling seed")->capture_default_str()->transform(checks::seed());
   cmd->add_flag("--json", a->json, "print the summary as one JSON object");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress line");
   cmd->callback([a] {
@@ -57,9 +58,12 @@ void add_sample(CLI::App& parent) {
     uint64_t seed = 0;
   };
   auto a = std::make_shared<Args>();
-  auto* seed = cmd->add_option("--seed", a->seed, "draw keys from this seed (default: a random one)");
+  auto* seed = cmd->add_option("--seed", a->seed, "draw keys from this seed (default: a random one)")
+                   ->transform(checks::seed());
   cmd->add_option("file", a->file, "a .vpd file")->required();
-  cmd->add_option("-n,--count", a->count, "FENs to print")->capture_default_str();
+  cmd->add_option("-n,--count", a->count, "FENs to print")
+      ->capture_default_str()
+      ->transform(checks::unsigned_integer(1));
   cmd->callback([a, seed] {
     auto file = vpd::VpdFile::open(a->file);
     exit_on_error(file.status());
@@ -88,7 +92,7 @@ void add_to_parquet(CLI::App& parent) {
   cmd->add_option("-o,--output", a->o.output_dir, "the directory to create")->required();
   cmd->add_option("--rows-per-file", a->o.rows_per_file, "rows per parquet file at most")
       ->capture_default_str()
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+      ->transform(checks::unsigned_integer(1, uint64_t{1} << 40));
   cmd->add_flag("--overwrite", a->o.overwrite, "replace an existing output directory (once the new one is complete)");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress line");
   cmd->callback([a] {

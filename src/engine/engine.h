@@ -49,6 +49,10 @@
 
 namespace manaka::engine {
 
+// The longest timeout an EngineOptions holds: seconds whose milliseconds fit
+// an int (about 24.8 days).
+inline constexpr double kMaxTimeoutSeconds = 2147483.0;
+
 struct EngineOptions {
   std::string path;
   std::vector<std::string> args;

@@ -44,6 +44,7 @@
 #include "chess/san.h"
 #include "chess/position.h"
 #include "python/bindings.h"
+#include "python/checks.h"
 #include "python/errors.h"
 #include "python/numpy.h"
 
@@ -327,11 +328,12 @@ void bind_chess(nb::module_ m) {
       "An iterator of the games of a PGN file, plain or zstd-compressed, read block by block. A game that "
       "cannot be read raises InvalidDataError naming the file, game, line, byte and move (iteration may go on "
       "after it), or with skip_invalid=True is skipped and its message added to .errors.");
-  m.def("perft", [](const std::string& fen, int depth) {
+  m.def("perft", [](const std::string& fen, nb::handle depth_arg) {
+        const int depth = static_cast<int>(int_arg(depth_arg, "depth", 0, kMaxPerftDepth));
         Position pos = position_from_fen(fen);
         nb::gil_scoped_release release;
         return chess::perft(pos, depth);
-      }, "fen"_a, "depth"_a, "Leaf count of the legal move tree (1 at depth 0), bulk-counted at the leaves.");
+      }, "fen"_a, "depth"_a.none(), "Leaf count of the legal move tree (1 at depth 0), bulk-counted at the leaves.");
   m.attr("PLANE_NB") = chess::PLANE_NB;
   m.attr("POLICY_SIZE") = chess::POLICY_SIZE;
   m.def("encode_planes", [](const Game& g) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "python/bindings.h"
+#include "python/checks.h"
 #include "python/errors.h"
 #include "python/numpy.h"
 #include "sazpack/chunk_file.h"
@@ -357,21 +358,23 @@ void bind_sazpack(nb::module_ m) {
         });
         return indexed_to_list(unwrap(std::move(games)));
       }, "path"_a);
-  m.def("_decode_columns", [](nb::handle data, bool check_policy_legality, int threads) {
+  m.def("_decode_columns", [](nb::handle data, bool check_policy_legality, nb::handle threads_arg) {
+        const int threads = static_cast<int>(int_arg(threads_arg, "threads", 0, kMaxThreadsAsked));
         Buffer buf(data);
         auto cols = released([&] {
           return in_memory(decode_columns(buf.span(), ColumnOptions{check_policy_legality, threads}));
         });
         return columns_to_dict(unwrap(std::move(cols)));
-      }, "data"_a, "check_policy_legality"_a = true, "threads"_a = 0);
-  m.def("_decode_columns_file", [](const std::string& path, bool check_policy_legality, int threads) {
+      }, "data"_a, "check_policy_legality"_a = true, "threads"_a.none() = 0);
+  m.def("_decode_columns_file", [](const std::string& path, bool check_policy_legality, nb::handle threads_arg) {
+        const int threads = static_cast<int>(int_arg(threads_arg, "threads", 0, kMaxThreadsAsked));
         auto cols = released([&] {
           return from_file(path, [&](auto bytes) {
             return decode_columns(bytes, ColumnOptions{check_policy_legality, threads});
           });
         });
         return columns_to_dict(unwrap(std::move(cols)));
-      }, "path"_a, "check_policy_legality"_a = true, "threads"_a = 0);
+      }, "path"_a, "check_policy_legality"_a = true, "threads"_a.none() = 0);
   m.def("to_packed_sfen", [](const std::string& sfen) {
         return to_bytes(encode_packed_sfen(unwrap(shogi::Position::from_sfen(sfen))));
       }, "sfen"_a, "The 32-byte YaneuraOu PackedSfen of a position.");

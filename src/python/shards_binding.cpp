@@ -5,12 +5,14 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cfloat>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "fold/pack.h"
 #include "python/bindings.h"
+#include "python/checks.h"
 #include "python/errors.h"
 #include "python/numpy.h"
 #include "shard/inspect.h"
@@ -83,27 +85,32 @@ void bind_shards(nb::module_ m) {
       .def_prop_ro("num_rows", &shard::ShardReader::num_rows)
       .def_prop_ro("num_row_groups", &shard::ShardReader::num_row_groups)
       .def_prop_ro("footer", [](const shard::ShardReader& r) { return footer_to_dict(r.footer()); })
-      .def("read_row_group", [](shard::ShardReader& r, int group, std::optional<std::vector<std::string>> names) {
+      .def("read_row_group", [](shard::ShardReader& r, nb::handle group_arg,
+                                std::optional<std::vector<std::string>> names) {
+             const int64_t group = int_arg(group_arg, "group", INT64_MIN, INT64_MAX);
              if (group < 0 || group >= r.num_row_groups())
-               throw nb::index_error(("row group " + std::to_string(group) + " out of range").c_str());
+               throw nb::index_error(("group: row group " + std::to_string(group) + " out of range; the file has " +
+                                      std::to_string(r.num_row_groups()) + " (0.." +
+                                      std::to_string(r.num_row_groups() - 1) + ")")
+                                         .c_str());
              auto cols = columns_of(names);
              shard::ShardBatch batch;
              {
                nb::gil_scoped_release release;
-               batch = unwrap(r.read_row_group(group, cols));
+               batch = unwrap(r.read_row_group(static_cast<int>(group), cols));
              }
              return batch_to_dict(std::move(batch), cols);
-           }, "group"_a, "columns"_a = nb::none());
+           }, "group"_a.none(), "columns"_a = nb::none());
 
-  m.def("pack", [](const std::vector<std::string>& streams, const std::string& prefix, double temperature,
-                   uint64_t seed, uint64_t rows_per_shard, uint32_t buckets, const std::string& spool_dir,
+  m.def("pack", [](const std::vector<std::string>& streams, const std::string& prefix, nb::handle temperature,
+                   nb::handle seed, nb::handle rows_per_shard, nb::handle buckets, const std::string& spool_dir,
                    bool progress, bool overwrite) {
         fold::PackOptions o;
         o.prefix = prefix;
-        o.temperature = temperature;
-        o.seed = seed;
-        o.rows_per_shard = rows_per_shard;
-        o.buckets = buckets;
+        o.temperature = number_arg(temperature, "temperature", 0.0, DBL_MAX, true, "a number of centipawns");
+        o.seed = seed_arg(seed);
+        o.rows_per_shard = uint_arg(rows_per_shard, "rows_per_shard", 1);
+        o.buckets = static_cast<uint32_t>(uint_arg(buckets, "buckets", 0, fold::kMaxBuckets));
         o.spool_dir = spool_dir;
         o.progress = progress;
         o.overwrite = overwrite;
@@ -113,8 +120,8 @@ void bind_shards(nb::module_ m) {
           s = unwrap(fold::pack(streams, o));
         }
         return summary_to_dict(s);
-      }, "streams"_a, "prefix"_a, "temperature"_a = fold::kDefaultTemperature, "seed"_a = 0,
-      "rows_per_shard"_a = shard::kDefaultRowsPerShard, "buckets"_a = 0, "spool_dir"_a = "",
+      }, "streams"_a, "prefix"_a, "temperature"_a.none() = fold::kDefaultTemperature, "seed"_a.none() = 0,
+      "rows_per_shard"_a.none() = shard::kDefaultRowsPerShard, "buckets"_a.none() = 0u, "spool_dir"_a = "",
       "progress"_a = false, "overwrite"_a = false);
 
   m.def("check_sets", [](const std::vector<std::string>& paths, bool require_complete) {

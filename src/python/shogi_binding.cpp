@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "python/bindings.h"
+#include "python/checks.h"
 #include "python/errors.h"
 #include "python/numpy.h"
 #include "shogi/movegen.h"
@@ -128,18 +129,20 @@ void bind_shogi(nb::module_ m) {
              b.states.pop_back();
              return mv.to_usi();
            }, "Takes back the last move; returns it as USI.")
-      .def("perft", [](Board& b, int depth) {
+      .def("perft", [](Board& b, nb::handle depth_arg) {
+             const int depth = static_cast<int>(int_arg(depth_arg, "depth", 0, kMaxPerftDepth));
              nb::gil_scoped_release release;
              return shogi::perft(b.pos, depth);
-           }, "depth"_a)
+           }, "depth"_a.none())
       .def("copy", [](const Board& b) { return Board{b.pos, {}, {}}; }, "The position without its history.")
       .def("__repr__", [](const Board& b) { return "Position('" + b.pos.sfen() + "')"; });
 
-  m.def("perft", [](const std::string& sfen, int depth) {
+  m.def("perft", [](const std::string& sfen, nb::handle depth_arg) {
+        const int depth = static_cast<int>(int_arg(depth_arg, "depth", 0, kMaxPerftDepth));
         auto pos = unwrap(shogi::Position::from_sfen(sfen));
         nb::gil_scoped_release release;
         return shogi::perft(pos, depth);
-      }, "sfen"_a, "depth"_a, "Leaf count of the legal move tree, bulk-counted at the leaves.");
+      }, "sfen"_a, "depth"_a.none(), "Leaf count of the legal move tree, bulk-counted at the leaves.");
   m.def("move16_from_usi", [](const std::string& usi) { return unwrap(Move::parse_usi(usi)).raw; }, "usi"_a);
   m.def("move16_to_usi", [](int raw) {
         Move mv{static_cast<uint16_t>(raw)};

@@ -6,11 +6,14 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "python/bindings.h"
+#include "python/checks.h"
 #include "python/errors.h"
 #include "python/numpy.h"
 #include "stream/batch.h"
@@ -30,6 +33,19 @@ namespace {
 
 using stream::Candidate;
 
+std::vector<uint16_t> move_list(nb::handle mv) { return int_list_arg<uint16_t>(mv, "mv", 0, UINT16_MAX); }
+uint16_t ply_arg(nb::handle ply) { return static_cast<uint16_t>(int_arg(ply, "ply", 0, UINT16_MAX)); }
+// value_q in [-1, 1]; value_z only a number here (the record's rule, exactly
+// -1, 0 or 1, is the writer's check and message).
+float value_q_arg(nb::handle v) { return static_cast<float>(number_arg(v, "value_q", -1.0, 1.0, false)); }
+float value_z_arg(nb::handle v) { return static_cast<float>(real_arg(v, "value_z")); }
+
+// A setter of a Header field of integer type T that checks the value fits.
+template <typename T, T stream::Header::*Field>
+void set_field(stream::Header& h, nb::handle v, const char* name) {
+  h.*Field = static_cast<T>(int_arg(v, name, 0, std::numeric_limits<T>::max()));
+}
+
 nb::dict batch_to_dict(stream::Batch&& b) {
   nb::dict d;
   const size_t n = b.size();
@@ -45,9 +61,12 @@ nb::dict batch_to_dict(stream::Batch&& b) {
 }
 
 // Candidates from parallel lists; a missing list is the absent marker.
-std::vector<Candidate> candidates_of(const std::vector<uint16_t>& mv,
-                                     const std::optional<std::vector<uint32_t>>& visits,
-                                     const std::optional<std::vector<int16_t>>& cp) {
+std::vector<Candidate> candidates_of(nb::handle mv_arg, nb::handle visits_arg, nb::handle cp_arg) {
+  const std::vector<uint16_t> mv = move_list(mv_arg);
+  std::optional<std::vector<uint32_t>> visits;
+  std::optional<std::vector<int16_t>> cp;
+  if (!visits_arg.is_none()) visits = int_list_arg<uint32_t>(visits_arg, "visits", 0, UINT32_MAX);
+  if (!cp_arg.is_none()) cp = int_list_arg<int16_t>(cp_arg, "cp", INT16_MIN, INT16_MAX);
   if ((visits && visits->size() != mv.size()) || (cp && cp->size() != mv.size()))
     throw StatusError{Status::invalid("mv, visits and cp must have the same length")};
   std::vector<Candidate> out(mv.size());
@@ -59,7 +78,7 @@ std::vector<Candidate> candidates_of(const std::vector<uint16_t>& mv,
   return out;
 }
 
-stream::GameResult result_of(int black_view) {
+stream::GameResult result_of(int64_t black_view) {
   switch (black_view) {
     case 1: return stream::GameResult::BlackWin;
     case -1: return stream::GameResult::WhiteWin;
@@ -99,18 +118,43 @@ void bind_stream(nb::module_ m) {
 
   nb::class_<stream::Header>(m, "Header", "The 24-byte MPK1 header, field by field.")
       .def(nb::init<>())
-      .def_rw("version", &stream::Header::version)
-      .def_rw("packed_len", &stream::Header::packed_len)
+      // Setters check that the value fits the field; what the format allows
+      // in it is the writer's check (stream/header.h).
+      .def_prop_rw("version", [](const stream::Header& h) { return h.version; },
+                   [](stream::Header& h, nb::handle v) {
+                     set_field<uint16_t, &stream::Header::version>(h, v, "Header.version");
+                   })
+      .def_prop_rw("packed_len", [](const stream::Header& h) { return h.packed_len; },
+                   [](stream::Header& h, nb::handle v) {
+                     set_field<uint16_t, &stream::Header::packed_len>(h, v, "Header.packed_len");
+                   })
       .def_prop_rw("pov", [](const stream::Header& h) { return int(h.pov); },
-                   [](stream::Header& h, int v) { h.pov = stream::Pov(v); }, "0 side to move, 1 Black")
+                   [](stream::Header& h, nb::handle v) { h.pov = stream::Pov(int_arg(v, "Header.pov", 0, 255)); },
+                   "0 side to move, 1 Black")
       .def_prop_rw("policy_source", [](const stream::Header& h) { return int(h.policy_source); },
-                   [](stream::Header& h, int v) { h.policy_source = stream::PolicySource(v); },
+                   [](stream::Header& h, nb::handle v) {
+                     h.policy_source = stream::PolicySource(int_arg(v, "Header.policy_source", 0, 255));
+                   },
                    "0 visits, 1 softmax over cp")
-      .def_rw("mate_scale", &stream::Header::mate_scale)
-      .def_rw("fv_scale", &stream::Header::fv_scale)
-      .def_rw("mate_slack", &stream::Header::mate_slack)
-      .def_rw("eval_coef", &stream::Header::eval_coef)
-      .def_rw("flags", &stream::Header::flags)
+      .def_prop_rw("mate_scale", [](const stream::Header& h) { return h.mate_scale; },
+                   [](stream::Header& h, nb::handle v) {
+                     set_field<uint16_t, &stream::Header::mate_scale>(h, v, "Header.mate_scale");
+                   })
+      .def_prop_rw("fv_scale", [](const stream::Header& h) { return h.fv_scale; },
+                   [](stream::Header& h, nb::handle v) {
+                     set_field<uint16_t, &stream::Header::fv_scale>(h, v, "Header.fv_scale");
+                   })
+      .def_prop_rw("mate_slack", [](const stream::Header& h) { return h.mate_slack; },
+                   [](stream::Header& h, nb::handle v) {
+                     set_field<uint16_t, &stream::Header::mate_slack>(h, v, "Header.mate_slack");
+                   })
+      .def_prop_rw("eval_coef", [](const stream::Header& h) { return h.eval_coef; },
+                   [](stream::Header& h, nb::handle v) { h.eval_coef = float_arg(v, "Header.eval_coef"); },
+                   "a float32: a finite number, |x| <= 3.4028235e+38")
+      .def_prop_rw("flags", [](const stream::Header& h) { return h.flags; },
+                   [](stream::Header& h, nb::handle v) {
+                     set_field<uint32_t, &stream::Header::flags>(h, v, "Header.flags");
+                   })
       .def("__eq__", [](const stream::Header& a, const stream::Header& b) { return a == b; })
       .def("__repr__", [](const stream::Header& h) {
         return "Header(packed_len=" + std::to_string(h.packed_len) + ", pov=" + std::to_string(int(h.pov)) +
@@ -125,7 +169,8 @@ void bind_stream(nb::module_ m) {
       .def_prop_ro("header", &stream::Reader::header)
       .def_prop_ro("path", &stream::Reader::path)
       .def_prop_ro("records_read", &stream::Reader::record_index)
-      .def("read_batch", [](stream::Reader& r, size_t max_records) -> std::optional<nb::dict> {
+      .def("read_batch", [](stream::Reader& r, nb::handle max_records_arg) -> std::optional<nb::dict> {
+             const uint64_t max_records = uint_arg(max_records_arg, "batch_size", 1);
              stream::Batch batch;
              bool any;
              {
@@ -134,18 +179,20 @@ void bind_stream(nb::module_ m) {
              }
              if (!any) return std::nullopt;
              return batch_to_dict(std::move(batch));
-           }, "max_records"_a);
+           }, "max_records"_a.none());
 
   nb::class_<stream::Writer>(m, "Writer", "Appends validated records to a new MPK1 stream.")
       .def("__init__", [](stream::Writer* self, const std::string& path, const stream::Header& header) {
              new (self) stream::Writer(unwrap(stream::Writer::create(path, header)));
            }, "path"_a, "header"_a)
-      .def("write", [](stream::Writer& w, nb::bytes packed, uint16_t ply, float value_z, float value_q,
-                       const std::vector<uint16_t>& mv, std::optional<std::vector<uint32_t>> visits,
-                       std::optional<std::vector<int16_t>> cp) {
+      .def("write", [](stream::Writer& w, nb::bytes packed, nb::handle ply, nb::handle value_z, nb::handle value_q,
+                       nb::handle mv, nb::handle visits, nb::handle cp) {
+             const uint16_t checked_ply = ply_arg(ply);
+             const float z = value_z_arg(value_z), q = value_q_arg(value_q);
              auto cands = candidates_of(mv, visits, cp);
-             raise_if_error(w.write(stream::RecordView{ply, value_z, value_q, bytes_of(packed), cands}));
-           }, "packed"_a, "ply"_a, "value_z"_a, "value_q"_a, "mv"_a, "visits"_a = nb::none(), "cp"_a = nb::none(),
+             raise_if_error(w.write(stream::RecordView{checked_ply, z, q, bytes_of(packed), cands}));
+           }, "packed"_a, "ply"_a.none(), "value_z"_a.none(), "value_q"_a.none(), "mv"_a.none(),
+           "visits"_a = nb::none(), "cp"_a = nb::none(),
            "One record; visits or cp left out are written as absent.")
       .def("flush", [](stream::Writer& w) { raise_if_error(w.flush()); })
       .def("close", [](stream::Writer& w) { raise_if_error(w.close()); })
@@ -160,23 +207,31 @@ void bind_stream(nb::module_ m) {
              new (self) stream::SelfPlayWriter(unwrap(stream::SelfPlayWriter::create(path)));
            }, "path"_a)
       .def("begin_game", [](stream::SelfPlayWriter& w) { raise_if_error(w.begin_game()); })
-      .def("add_position", [](stream::SelfPlayWriter& w, nb::bytes packed, uint16_t ply, float value_q,
-                              const std::vector<uint16_t>& mv, const std::vector<uint32_t>& visits) {
+      .def("add_position", [](stream::SelfPlayWriter& w, nb::bytes packed, nb::handle ply_value,
+                              nb::handle value_q_value, nb::handle mv_arg, nb::handle visits_arg) {
+             const uint16_t ply = ply_arg(ply_value);
+             const float value_q = value_q_arg(value_q_value);
+             const std::vector<uint16_t> mv = move_list(mv_arg);
+             const std::vector<uint32_t> visits = int_list_arg<uint32_t>(visits_arg, "visits", 0, UINT32_MAX);
              if (mv.size() != visits.size())
                throw StatusError{Status::invalid("mv and visits must have the same length")};
              std::vector<stream::VisitedMove> moves(mv.size());
              for (size_t i = 0; i < mv.size(); ++i) moves[i] = {mv[i], visits[i]};
              raise_if_error(w.add_position(bytes_of(packed), ply, value_q, moves));
-           }, "packed"_a, "ply"_a, "value_q"_a, "mv"_a, "visits"_a)
-      .def("add_position_policy", [](stream::SelfPlayWriter& w, nb::bytes packed, uint16_t ply, float value_q,
-                                     const std::vector<uint16_t>& mv, const std::vector<float>& probs) {
+           }, "packed"_a, "ply"_a.none(), "value_q"_a.none(), "mv"_a.none(), "visits"_a.none())
+      .def("add_position_policy", [](stream::SelfPlayWriter& w, nb::bytes packed, nb::handle ply,
+                                     nb::handle value_q_value, nb::handle mv, const std::vector<float>& probs) {
              std::vector<stream::VisitedMove> moves;
-             raise_if_error(stream::quantize_policy(mv, probs, moves));
-             raise_if_error(w.add_position(bytes_of(packed), ply, value_q, moves));
-           }, "packed"_a, "ply"_a, "value_q"_a, "mv"_a, "probs"_a,
+             const uint16_t checked_ply = ply_arg(ply);
+             const float value_q = value_q_arg(value_q_value);
+             raise_if_error(stream::quantize_policy(move_list(mv), probs, moves));
+             raise_if_error(w.add_position(bytes_of(packed), checked_ply, value_q, moves));
+           }, "packed"_a, "ply"_a.none(), "value_q"_a.none(), "mv"_a.none(), "probs"_a,
            "A float policy (e.g. Gumbel's improved policy) stored as visits = round(p * 65536).")
-      .def("end_game", [](stream::SelfPlayWriter& w, int result) { raise_if_error(w.end_game(result_of(result))); },
-           "result"_a, "The result from Black's point of view: 1, -1 or 0.")
+      .def("end_game", [](stream::SelfPlayWriter& w, nb::handle result) {
+             raise_if_error(w.end_game(result_of(int_arg(result, "result", INT64_MIN, INT64_MAX))));
+           },
+           "result"_a.none(), "The result from Black's point of view: 1, -1 or 0.")
       .def("discard_game", &stream::SelfPlayWriter::discard_game)
       .def("close", [](stream::SelfPlayWriter& w) { raise_if_error(w.close()); },
            "Closes the stream; a game still open is discarded, never written half.")
@@ -186,9 +241,9 @@ void bind_stream(nb::module_ m) {
       .def_prop_ro("games_written", &stream::SelfPlayWriter::games_written)
       .def_prop_ro("records_written", &stream::SelfPlayWriter::records_written);
 
-  m.def("quantize_policy", [](const std::vector<uint16_t>& mv, const std::vector<float>& probs) {
+  m.def("quantize_policy", [](nb::handle mv, const std::vector<float>& probs) {
         std::vector<stream::VisitedMove> out;
-        raise_if_error(stream::quantize_policy(mv, probs, out));
+        raise_if_error(stream::quantize_policy(move_list(mv), probs, out));
         std::vector<uint16_t> moves;
         std::vector<uint32_t> visits;
         for (auto& v : out) {
@@ -196,7 +251,7 @@ void bind_stream(nb::module_ m) {
           visits.push_back(v.visits);
         }
         return nb::make_tuple(to_numpy(std::move(moves)), to_numpy(std::move(visits)));
-      }, "mv"_a, "probs"_a, "Visits round(p * 65536) per move, moves below half a quantum dropped.");
+      }, "mv"_a.none(), "probs"_a, "Visits round(p * 65536) per move, moves below half a quantum dropped.");
   m.def("validate", [](const std::string& path) {
         auto reader = unwrap(stream::Reader::open(path));
         nb::gil_scoped_release release;

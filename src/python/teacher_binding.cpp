@@ -8,6 +8,8 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <cfloat>
+#include <climits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,6 +18,7 @@
 
 #include "engine/engine.h"
 #include "python/bindings.h"
+#include "python/checks.h"
 #include "python/errors.h"
 #include "teacher/convert.h"
 #include "teacher/generate.h"
@@ -27,29 +30,34 @@ using namespace nb::literals;
 namespace manaka::python {
 namespace {
 
-engine::SearchLimit limit_of(std::optional<int> depth, std::optional<uint64_t> nodes,
-                             std::optional<int> movetime_ms = std::nullopt) {
+// depth, nodes and movetime_ms: None, or at least 1.
+engine::SearchLimit limit_of(nb::handle depth, nb::handle nodes, nb::handle movetime_ms = nb::none()) {
   engine::SearchLimit limit;
-  if (depth) limit.depth = *depth;
-  if (nodes) limit.nodes = *nodes;
-  if (movetime_ms) limit.movetime_ms = *movetime_ms;
+  if (!depth.is_none()) limit.depth = static_cast<int>(int_arg(depth, "depth", 1, INT_MAX));
+  if (!nodes.is_none()) limit.nodes = uint_arg(nodes, "nodes", 1);
+  if (!movetime_ms.is_none()) limit.movetime_ms = static_cast<int>(int_arg(movetime_ms, "movetime_ms", 1, INT_MAX));
   return limit;
 }
 
-std::string convert(const std::vector<std::string>& inputs, const std::string& output, double eval_coef,
-                    int mate_scale, int mate_slack, int fv_scale,
+int timeout_ms(nb::handle seconds, const char* name) {
+  return static_cast<int>(number_arg(seconds, name, 0.0, engine::kMaxTimeoutSeconds, true, "a number of seconds") *
+                          1000.0);
+}
+
+std::string convert(const std::vector<std::string>& inputs, const std::string& output, nb::handle eval_coef,
+                    nb::handle mate_scale, nb::handle mate_slack, nb::handle fv_scale,
                     const std::map<std::string, std::string>& columns, bool strict, bool progress,
-                    int threads, bool overwrite) {
+                    nb::handle threads, bool overwrite) {
   teacher::ConvertOptions o;
   o.inputs = inputs;
   o.output = output;
-  o.eval_coef = eval_coef;
-  o.mate_scale = mate_scale;
-  o.mate_slack = mate_slack;
-  o.fv_scale = fv_scale;
+  o.eval_coef = positive_float_arg(eval_coef, "eval_coef");
+  o.mate_scale = static_cast<int>(int_arg(mate_scale, "mate_scale", 1, 32767));
+  o.mate_slack = static_cast<int>(int_arg(mate_slack, "mate_slack", 0, 65535));
+  o.fv_scale = static_cast<int>(int_arg(fv_scale, "fv_scale", 0, 65535));
   o.strict = strict;
   o.progress = progress;
-  o.threads = threads;
+  o.threads = static_cast<int>(int_arg(threads, "threads", 0, kMaxThreadsAsked));
   o.overwrite = overwrite;
   for (const auto& [field, column] : columns) raise_if_error(o.columns.set(field + "=" + column));
   Result<teacher::ConvertSummary> s = Status::invalid("not run");
@@ -60,24 +68,24 @@ std::string convert(const std::vector<std::string>& inputs, const std::string& o
   return teacher::summary_json(unwrap(std::move(s)));
 }
 
-std::string generate(const std::string& engine_path, const std::string& output, int games, int multipv,
-                     std::optional<int> depth, std::optional<uint64_t> nodes, int workers, uint64_t seed,
-                     int opening_plies, int max_plies, int mate_scale,
-                     const std::map<std::string, std::string>& engine_options, double engine_timeout,
+std::string generate(const std::string& engine_path, const std::string& output, nb::handle games,
+                     nb::handle multipv, nb::handle depth, nb::handle nodes, nb::handle workers, nb::handle seed,
+                     nb::handle opening_plies, nb::handle max_plies, nb::handle mate_scale,
+                     const std::map<std::string, std::string>& engine_options, nb::handle engine_timeout,
                      bool progress, bool overwrite) {
   teacher::GenerateOptions o;
   o.engine.path = engine_path;
-  o.engine.multipv = multipv;
+  o.engine.multipv = static_cast<int>(int_arg(multipv, "multipv", 1, teacher::kMaxMultiPv));
   for (const auto& kv : engine_options) o.engine.options.push_back(kv);
-  o.engine.search_timeout_ms = static_cast<int>(engine_timeout * 1000.0);
+  o.engine.search_timeout_ms = timeout_ms(engine_timeout, "engine_timeout");
   o.limit = limit_of(depth, nodes);
   o.output = output;
-  o.games = games;
-  o.workers = workers;
-  o.seed = seed;
-  o.opening_plies = opening_plies;
-  o.max_plies = max_plies;
-  o.mate_scale = mate_scale;
+  o.games = static_cast<int>(int_arg(games, "games", 1, INT_MAX));
+  o.workers = static_cast<int>(int_arg(workers, "workers", 1, teacher::kMaxWorkers));
+  o.seed = seed_arg(seed);
+  o.opening_plies = static_cast<int>(int_arg(opening_plies, "opening_plies", 0, teacher::kMaxPlies));
+  o.max_plies = static_cast<int>(int_arg(max_plies, "max_plies", 1, teacher::kMaxPlies));
+  o.mate_scale = static_cast<int>(int_arg(mate_scale, "mate_scale", teacher::kMinMateScale, teacher::kMaxMateScale));
   o.progress = progress;
   o.overwrite = overwrite;
   Result<teacher::GenerateSummary> s = Status::invalid("not run");
@@ -104,32 +112,33 @@ nb::dict pv_line_dict(const engine::PvLine& line) {
 }  // namespace
 
 void bind_teacher(nb::module_ m) {
-  m.def("convert", &convert, "inputs"_a, "output"_a, "eval_coef"_a, "mate_scale"_a, "mate_slack"_a = 0,
-        "fv_scale"_a = 0, "columns"_a = std::map<std::string, std::string>{}, "strict"_a = false,
-        "progress"_a = false, "threads"_a = 0, "overwrite"_a = false,
+  // Numeric parameters take None too, so that the check names them (TypeError).
+  m.def("convert", &convert, "inputs"_a, "output"_a, "eval_coef"_a.none(), "mate_scale"_a.none(),
+        "mate_slack"_a.none() = 0, "fv_scale"_a.none() = 0, "columns"_a = std::map<std::string, std::string>{}, "strict"_a = false,
+        "progress"_a = false, "threads"_a.none() = 0, "overwrite"_a = false,
         "Teacher corpora -> one MPK1 stream; the summary as a JSON string.");
-  m.def("generate", &generate, "engine"_a, "output"_a, "games"_a, "multipv"_a = 5, "depth"_a = nb::none(),
-        "nodes"_a = nb::none(), "workers"_a = 1, "seed"_a = 0, "opening_plies"_a = 0, "max_plies"_a = 320,
-        "mate_scale"_a = 32000, "engine_options"_a = std::map<std::string, std::string>{},
-        "engine_timeout"_a = 60.0, "progress"_a = false, "overwrite"_a = false,
+  m.def("generate", &generate, "engine"_a, "output"_a, "games"_a.none(), "multipv"_a.none() = 5,
+        "depth"_a = nb::none(), "nodes"_a = nb::none(), "workers"_a.none() = 1, "seed"_a.none() = 0,
+        "opening_plies"_a.none() = 0, "max_plies"_a.none() = 320, "mate_scale"_a.none() = 32000, "engine_options"_a = std::map<std::string, std::string>{},
+        "engine_timeout"_a.none() = 60.0, "progress"_a = false, "overwrite"_a = false,
         "Engine games -> a teacher corpus (parquet); the summary as a JSON string.");
 
   nb::class_<engine::Engine>(m, "_Engine", "One USI or UCI engine process.")
       .def_static(
           "start",
-          [](const std::string& path, int multipv, const std::map<std::string, std::string>& options,
-             double handshake_timeout, double search_timeout, const std::string& protocol,
+          [](const std::string& path, nb::handle multipv, const std::map<std::string, std::string>& options,
+             nb::handle handshake_timeout, nb::handle search_timeout, const std::string& protocol,
              std::optional<int> elo) {
             engine::EngineOptions o;
             o.path = path;
             auto p = engine::parse_protocol(protocol);
-            if (!p) raise_if_error(Status::invalid("engine protocol \"" + protocol + "\": expected usi or uci"));
+            if (!p) raise_if_error(Status::usage("engine protocol \"" + protocol + "\": expected usi or uci"));
             o.protocol = *p;
-            o.multipv = multipv;
+            o.multipv = static_cast<int>(int_arg(multipv, "multipv", 1, teacher::kMaxMultiPv));
             o.elo = elo;
             for (const auto& kv : options) o.options.push_back(kv);
-            o.handshake_timeout_ms = static_cast<int>(handshake_timeout * 1000.0);
-            o.search_timeout_ms = static_cast<int>(search_timeout * 1000.0);
+            o.handshake_timeout_ms = timeout_ms(handshake_timeout, "timeout");
+            o.search_timeout_ms = timeout_ms(search_timeout, "search_timeout");
             Result<std::unique_ptr<engine::Engine>> e = Status::invalid("not started");
             {
               nb::gil_scoped_release release;
@@ -137,8 +146,9 @@ void bind_teacher(nb::module_ m) {
             }
             return unwrap(std::move(e));
           },
-          "path"_a, "multipv"_a = 1, "options"_a = std::map<std::string, std::string>{},
-          "handshake_timeout"_a = 30.0, "search_timeout"_a = 60.0, "protocol"_a = "usi", "elo"_a = nb::none())
+          "path"_a, "multipv"_a.none() = 1, "options"_a = std::map<std::string, std::string>{},
+          "handshake_timeout"_a.none() = 30.0, "search_timeout"_a.none() = 60.0, "protocol"_a = "usi",
+          "elo"_a = nb::none())
       .def("new_game",
            [](engine::Engine& e) {
              Status st;
@@ -150,12 +160,13 @@ void bind_teacher(nb::module_ m) {
            })
       .def(
           "search",
-          [](engine::Engine& e, const std::string& position, std::optional<int> depth,
-             std::optional<uint64_t> nodes, std::optional<int> movetime_ms) {
+          [](engine::Engine& e, const std::string& position, nb::handle depth, nb::handle nodes,
+             nb::handle movetime_ms) {
+            const engine::SearchLimit limit = limit_of(depth, nodes, movetime_ms);
             Result<engine::SearchResult> r = Status::invalid("not searched");
             {
               nb::gil_scoped_release release;
-              r = e.search(position, limit_of(depth, nodes, movetime_ms));
+              r = e.search(position, limit);
             }
             auto found = unwrap(std::move(r));
             nb::list lines;

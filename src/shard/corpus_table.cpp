@@ -234,12 +234,11 @@ Result<std::unique_ptr<CorpusTableReader>> CorpusTableReader::open(const std::st
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->columns = columns;
-  auto input = arrow::io::ReadableFile::Open(path);
-  if (!input.ok()) return from_arrow(input.status(), "cannot open " + path);
+  MANAKA_ASSIGN_OR_RETURN(auto input, open_readable(path));
   parquet::ArrowReaderProperties props;
   props.set_batch_size(batch_rows);
   parquet::arrow::FileReaderBuilder builder;
-  MANAKA_RETURN_NOT_OK(from_arrow(builder.Open(*input), path));
+  MANAKA_RETURN_NOT_OK(from_arrow(builder.Open(input), path));
   // Moves repeat a lot: read them as dictionaries, which skips building a
   // dense string column per batch.
   const parquet::SchemaDescriptor& leaves_schema = *builder.raw_reader()->metadata()->schema();

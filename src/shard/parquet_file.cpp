@@ -1,18 +1,41 @@
 #include "shard/parquet_file.h"
 
 #include <arrow/io/file.h>
+#include <arrow/util/io_util.h>
 #include <parquet/arrow/reader.h>
 #include <parquet/arrow/writer.h>
 #include <parquet/file_reader.h>
 #include <parquet/properties.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace manaka::shard {
 
 Status from_arrow(const arrow::Status& st, const std::string& context) {
   if (st.ok()) return Status();
-  if (st.IsIOError()) return Status::io(context + ": " + st.message());
-  return Status::invalid(context + ": " + st.message());
+  std::string message = context + ": " + st.message();
+  const int err = arrow::internal::ErrnoFromStatus(st);
+  if (err > 0) {
+    const char* reason = std::strerror(err);
+    if (message.find(reason) == std::string::npos) message += std::string(": ") + reason;
+    return Status::io(message);
+  }
+  if (st.IsIOError()) return Status::io(message);
+  return Status::invalid(message);
+}
+
+Result<std::shared_ptr<arrow::io::ReadableFile>> open_readable(const std::string& path) {
+  auto input = arrow::io::ReadableFile::Open(path);
+  if (input.ok()) return std::move(*input);
+  const int err = arrow::internal::ErrnoFromStatus(input.status());
+  if (err > 0) return io_error(path, "cannot open for reading", err);
+  // Arrow refuses a directory itself, without an errno.
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return io_error(path, "cannot open for reading", EISDIR);
+  return from_arrow(input.status(), "cannot open " + path);
 }
 
 Status write_parquet(const arrow::Table& table, const std::string& path,
@@ -42,7 +65,11 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(
   auto arrow_props = parquet::ArrowWriterProperties::Builder().store_schema()->build();
   const std::string& temp = w->file_->path();
   auto sink = arrow::io::FileOutputStream::Open(temp);
-  if (!sink.ok()) return from_arrow(sink.status(), "cannot create " + temp);
+  if (!sink.ok()) {
+    const int err = arrow::internal::ErrnoFromStatus(sink.status());
+    if (err > 0) return io_error(temp, "cannot create", err);
+    return from_arrow(sink.status(), "cannot create " + temp);
+  }
   w->sink_ = *sink;
   auto writer = parquet::arrow::FileWriter::Open(*w->schema_, pool, w->sink_, props, arrow_props);
   if (!writer.ok()) {
@@ -103,9 +130,8 @@ void ParquetFileWriter::abort() {
 namespace {
 
 Result<std::unique_ptr<parquet::arrow::FileReader>> open_reader(const std::string& path) {
-  auto input = arrow::io::ReadableFile::Open(path);
-  if (!input.ok()) return from_arrow(input.status(), "cannot open " + path);
-  auto reader = parquet::arrow::OpenFile(*input, arrow::default_memory_pool());
+  MANAKA_ASSIGN_OR_RETURN(auto input, open_readable(path));
+  auto reader = parquet::arrow::OpenFile(input, arrow::default_memory_pool());
   if (!reader.ok()) return from_arrow(reader.status(), path);
   return std::move(*reader);
 }

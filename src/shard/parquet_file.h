@@ -15,6 +15,7 @@
 
 namespace arrow::io {
 class FileOutputStream;
+class ReadableFile;
 }
 namespace parquet::arrow {
 class FileWriter;
@@ -37,8 +38,15 @@ struct ParquetOptions {
   arrow::MemoryPool* pool = nullptr;
 };
 
-// Turns an Arrow status into ours, prefixed with what was being done.
+// Turns an Arrow status into ours, prefixed with what was being done. The
+// operating system's reason, which Arrow keeps apart from its message ("Error
+// writing bytes to file" + errno ENOSPC), is appended: "<context>: Error
+// writing bytes to file: No space left on device".
 Status from_arrow(const arrow::Status& st, const std::string& context);
+
+// Opens a file for Arrow to read; a refusal reads as InputFile's does
+// ("<path>: cannot open for reading: Permission denied").
+Result<std::shared_ptr<arrow::io::ReadableFile>> open_readable(const std::string& path);
 
 // Writes `table` to `path` under a temporary name and renames it into place
 // once the footer is written, so a killed writer never leaves a half file

@@ -8,6 +8,7 @@
 #include <parquet/metadata.h>
 
 #include <cstring>
+#include <mutex>
 
 #include "shard/parquet_file.h"
 #include "shard/schema.h"
@@ -17,6 +18,11 @@ namespace manaka::shard {
 struct ShardReader::Impl {
   std::string path;
   std::unique_ptr<parquet::arrow::FileReader> reader;
+  // parquet::arrow::FileReader is not safe to share: ReadRowGroup pre-buffers
+  // into one cache per file (a concurrent read finds the other's entries, or
+  // none: "ReadRangeCache did not find matching cache entry", or a crash).
+  // One read at a time per file; the copy into the batch runs unlocked.
+  std::mutex read_mutex;
   FooterPairs footer;
   // Leaf (parquet column) indices of each shard column, by column::k*.
   std::vector<int> leaves[column::kCount];
@@ -39,9 +45,8 @@ void collect_leaves(const parquet::arrow::SchemaField& f, std::vector<int>& out)
 Result<ShardReader> ShardReader::open(const std::string& path) {
   auto impl = std::make_unique<Impl>();
   impl->path = path;
-  auto input = arrow::io::ReadableFile::Open(path);
-  if (!input.ok()) return from_arrow(input.status(), "cannot open " + path);
-  auto reader = parquet::arrow::OpenFile(*input, arrow::default_memory_pool());
+  MANAKA_ASSIGN_OR_RETURN(auto input, open_readable(path));
+  auto reader = parquet::arrow::OpenFile(input, arrow::default_memory_pool());
   if (!reader.ok()) return from_arrow(reader.status(), path);
   impl->reader = std::move(*reader);
   std::shared_ptr<arrow::Schema> schema;
@@ -101,7 +106,11 @@ Result<ShardBatch> ShardReader::read_row_group(int group, const ShardColumns& wa
   ShardBatch b;
   b.rows = row_group_rows(group);
   if (columns.empty()) return b;
-  auto read = impl_->reader->ReadRowGroup(group, leaves);
+  arrow::Result<std::shared_ptr<arrow::Table>> read;
+  {
+    std::lock_guard<std::mutex> lock(impl_->read_mutex);
+    read = impl_->reader->ReadRowGroup(group, leaves);
+  }
   const std::string where = impl_->path + ": row group " + std::to_string(group);
   if (!read.ok()) return from_arrow(read.status(), where);
   auto combined = (*read)->CombineChunks();

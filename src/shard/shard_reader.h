@@ -65,6 +65,8 @@ class ShardReader {
   // The footer's key-value metadata in file order, without ARROW:schema.
   const FooterPairs& footer() const;
 
+  // Safe to call from several threads on one reader: the parquet decode of
+  // one file runs one call at a time (reading different files is parallel).
   Result<ShardBatch> read_row_group(int group, const ShardColumns& columns = {});
 
  private:

@@ -47,20 +47,23 @@ std::string shard_prefix(const std::string& path);
 Status check_shard_sets(const std::vector<std::string>& paths, bool require_complete = true);
 
 // An exclusive lock on a prefix: flock(2) on "<dir>/.<name>.lock", released
-// when the holder ends, however it ends. The lock file itself stays (an
-// empty file); removing it would race with the next run taking it.
+// when the holder ends, however it ends. The holder removes the file as it
+// lets go (a kill -9 leaves it, empty and unlocked, for the next run).
 class ShardSetLock {
  public:
   static Result<ShardSetLock> acquire(const std::string& prefix);
   ShardSetLock() = default;
-  ShardSetLock(ShardSetLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  ShardSetLock(ShardSetLock&& other) noexcept
+      : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
   ShardSetLock& operator=(ShardSetLock&& other) noexcept;
   ShardSetLock(const ShardSetLock&) = delete;
   ShardSetLock& operator=(const ShardSetLock&) = delete;
   ~ShardSetLock();
+  void release();
 
  private:
   int fd_ = -1;
+  std::string path_;
 };
 
 }  // namespace manaka::shard

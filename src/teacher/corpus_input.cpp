@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/file.h"
 #include "shard/corpus_table.h"
 
 namespace manaka::teacher {
@@ -150,7 +151,10 @@ Result<std::vector<std::string>> expand_corpus_paths(const std::vector<std::stri
   for (const std::string& p : paths) {
     std::error_code ec;
     auto st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) return Status::io(p + ": no such file or directory");
+    // A missing file is not_found; any other error (a directory on the way
+    // without search permission) is the operating system's reason.
+    if (ec && st.type() != fs::file_type::not_found) return Status::io(p + ": cannot stat: " + ec.message());
+    if (!fs::exists(st)) return Status::io(p + ": no such file or directory");
     if (!fs::is_directory(st)) {
       files.push_back(p);
       continue;
@@ -172,8 +176,10 @@ Result<std::vector<std::string>> expand_corpus_paths(const std::vector<std::stri
 Result<std::unique_ptr<CorpusSource>> open_corpus_file(const std::string& path,
                                                        const shard::CorpusColumns& columns) {
   if (is_json_lines_path(path)) {
+    // open(2) first: an ifstream that fails says nothing of why.
+    MANAKA_RETURN_NOT_OK(InputFile::open(path).status());
     std::ifstream in(path);
-    if (!in) return Status::io("cannot open " + path);
+    if (!in) return Status::io(path + ": cannot open for reading");
     return std::unique_ptr<CorpusSource>(new JsonLinesSource(path, std::move(in), columns));
   }
   MANAKA_ASSIGN_OR_RETURN(auto reader, shard::CorpusTableReader::open(path, columns));

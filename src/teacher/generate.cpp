@@ -26,7 +26,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr size_t kMessagesKept = 5;
 constexpr int kRestartAttempts = 3;
-constexpr int kMinMateScale = 1000;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -46,14 +45,15 @@ Status check_options(const GenerateOptions& o) {
   if (o.engine.protocol != engine::Protocol::Usi) return bad("the engine must speak USI (the games are shogi)");
   if (o.output.empty()) return bad("no output given (-o corpus.parquet)");
   if (o.games < 1) return bad("--games must be at least 1");
-  if (o.workers < 1 || o.workers > 256) return bad("--workers must be 1..256");
+  if (o.workers < 1 || o.workers > kMaxWorkers) return bad("--workers must be 1.." + std::to_string(kMaxWorkers));
   if (o.limit.depth <= 0 && o.limit.nodes == 0) return bad("a search limit is required (--depth D or --nodes N)");
-  if (o.engine.multipv < 1 || o.engine.multipv > 500) return bad("--multipv must be 1..500");
+  if (o.engine.multipv < 1 || o.engine.multipv > kMaxMultiPv)
+    return bad("--multipv must be 1.." + std::to_string(kMaxMultiPv));
   if (o.opening_plies < 0) return bad("--opening-plies must be >= 0");
-  if (o.max_plies < 1 || o.max_plies > 65535) return bad("--max-plies must be 1..65535");
-  if (o.mate_scale < kMinMateScale || o.mate_scale > 32767)
-    return bad("--mate-scale must be " + std::to_string(kMinMateScale) + "..32767");
-  if (o.flush_rows < 1 || o.flush_seconds <= 0) return bad("flush_rows and flush_seconds must be positive");
+  if (o.max_plies < 1 || o.max_plies > kMaxPlies) return bad("--max-plies must be 1.." + std::to_string(kMaxPlies));
+  if (o.mate_scale < kMinMateScale || o.mate_scale > kMaxMateScale)
+    return bad("--mate-scale must be " + std::to_string(kMinMateScale) + ".." + std::to_string(kMaxMateScale));
+  if (o.flush_rows < 1 || !(o.flush_seconds > 0)) return bad("flush_rows and flush_seconds must be positive");
   return check_output(o.output, {o.engine.path}, o.overwrite).with_context("teacher generate: ");
 }
 

@@ -42,6 +42,13 @@
 
 namespace manaka::teacher {
 
+// The ranges generate() accepts (the command and the binding check them first).
+inline constexpr int kMaxWorkers = 256;
+inline constexpr int kMaxMultiPv = 500;
+inline constexpr int kMaxPlies = 65535;  // ply fits the corpus's uint16
+inline constexpr int kMinMateScale = 1000;
+inline constexpr int kMaxMateScale = 32767;
+
 struct GenerateOptions {
   engine::EngineOptions engine;  // path, multipv, options, timeouts
   engine::SearchLimit limit;

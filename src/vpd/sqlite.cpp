@@ -1,12 +1,60 @@
 #include "vpd/sqlite.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/file.h"
+
 namespace manaka::vpd {
+namespace {
+
+// SQLite's message, and for a refusal of the operating system its reason,
+// which SQLite keeps apart ("disk I/O error" for a directory, "unable to
+// open database file" for a missing directory).
+std::string sqlite_reason(sqlite3* db, const char* message) {
+  std::string out = message;
+  switch (sqlite3_errcode(db) & 0xff) {
+    case SQLITE_CANTOPEN:
+    case SQLITE_IOERR:
+    case SQLITE_FULL: {
+      const int err = sqlite3_system_errno(db);
+      if (err > 0) out += std::string(" (") + std::strerror(err) + ")";
+      break;
+    }
+    default: break;
+  }
+  return out;
+}
+
+// An existing database file opened by SQLite fails late and vaguely (a
+// directory is a "disk I/O error" at the first read, a file without read
+// permission "unable to open database file"): open(2) it first, as SQLite
+// will, so the refusal names the operating system's reason.
+Status check_openable(const std::string& path, const std::string& name, int flags) {
+  const bool write = (flags & SQLITE_OPEN_READWRITE) != 0;
+  const int fd = ::open(path.c_str(), (write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+  if (fd < 0) return io_error(name, "cannot open", errno);
+  struct stat st;
+  const int rc = ::fstat(fd, &st);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0) return io_error(name, "cannot stat", err);
+  if (S_ISDIR(st.st_mode)) return io_error(name, "cannot open", EISDIR);
+  return {};
+}
+
+}  // namespace
 
 Status sqlite_error(const std::string& name, sqlite3* db, const std::string& what) {
-  return Status::io(name + ": " + what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
+  return Status::io(name + ": " + what + ": " + (db ? sqlite_reason(db, sqlite3_errmsg(db)) : "out of memory"));
 }
 
 Result<Db> open_db(const std::string& path, const std::string& name, int flags) {
+  if (!(flags & SQLITE_OPEN_CREATE)) MANAKA_RETURN_NOT_OK(check_openable(path, name, flags));
   sqlite3* raw = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   Db db(raw);
@@ -18,7 +66,7 @@ Result<Db> open_db(const std::string& path, const std::string& name, int flags) 
 Status exec(sqlite3* db, const std::string& name, const char* sql) {
   char* err = nullptr;
   if (sqlite3_exec(db, sql, nullptr, nullptr, &err) == SQLITE_OK) return {};
-  std::string msg = err ? err : sqlite3_errmsg(db);
+  std::string msg = sqlite_reason(db, err ? err : sqlite3_errmsg(db));
   sqlite3_free(err);
   return Status::io(name + ": " + msg);
 }

@@ -1,0 +1,88 @@
+"""The command says why the operating system refused (issue 11, item 7).
+
+Before: an unreadable shard said "Failed to open local file", a pack that
+ran out of room "Error writing bytes to file", and `manaka vpd sample` on a
+directory "disk I/O error". The C++ tests (tests/cpp/shard/os_reason_test.cpp,
+tests/cpp/fold/pack_os_test.cpp, tests/cpp/vpd/open_errors_test.cpp) cover
+each open path; these check what the command prints.
+
+The command is $MANAKA_BIN when set, else the `manaka` beside the Python.
+"""
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from manaka import shards, shogi, stream
+
+MANAKA = os.environ.get("MANAKA_BIN") or str(Path(sys.executable).with_name("manaka"))
+
+
+def selfplay_stream(path, games=300):
+    import random
+
+    rng = random.Random(3)
+    with stream.SelfPlayWriter(str(path)) as w:
+        for _ in range(games):
+            pos = shogi.Position()
+            w.begin_game()
+            for ply in range(rng.randint(10, 40)):
+                legal = [int(m) for m in pos.legal_move16s()]
+                mv = rng.sample(legal, min(len(legal), rng.randint(1, 8)))
+                w.add_position(pos.pack(), ply, rng.uniform(-1, 1), mv, [rng.randint(1, 100) for _ in mv])
+                pos.push(mv[0])
+            w.end_game(rng.choice([1, -1, 0]))
+    return path
+
+
+def test_pack_beyond_the_file_size_limit_names_the_shard_and_the_reason(tmp_path):
+    src = selfplay_stream(tmp_path / "sp.mpk")
+    assert src.stat().st_size > 256 << 10
+
+    def limit_file_size():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, resource.RLIM_INFINITY))
+
+    prefix = tmp_path / "out" / "train"
+    prefix.parent.mkdir()
+    run = subprocess.run([MANAKA, "pack", str(src), "-o", str(prefix), "-q"], capture_output=True, text=True,
+                         preexec_fn=limit_file_size, timeout=120)
+    assert run.returncode == 1
+    line = run.stderr.strip()
+    assert line.startswith(f"manaka: {prefix}-00000.parquet.tmp-"), line
+    assert line.endswith(": Error writing bytes to file: File too large"), line
+    assert list(prefix.parent.iterdir()) == []
+
+
+def test_vpd_sample_on_a_directory_says_so(tmp_path):
+    run = subprocess.run([MANAKA, "vpd", "sample", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stderr.strip() == f"manaka: {tmp_path}: cannot open: Is a directory"
+
+
+def test_unreadable_shard_says_permission_denied(tmp_path):
+    src = selfplay_stream(tmp_path / "sp.mpk", games=5)
+    shards.pack([str(src)], str(tmp_path / "s"), seed=1)
+    shard = tmp_path / "s-00000.parquet"
+    shard.chmod(0)
+    as_nobody = None
+    if os.geteuid() == 0:
+        # root reads a file of mode 000: run the command as nobody instead
+        # (who may also be refused a directory on the way: the same reason).
+        binary = Path(MANAKA).resolve()
+        for p in [binary, *binary.parents]:
+            if p.stat().st_mode & 0o001 == 0:
+                pytest.skip(f"{p} is not searchable by other users, so nobody cannot run {binary}")
+
+        def as_nobody():
+            os.setgid(65534)
+            os.setuid(65534)
+    run = subprocess.run([MANAKA, "shards", "inspect", str(shard)], capture_output=True, text=True,
+                         preexec_fn=as_nobody, timeout=60)
+    assert run.returncode == 1
+    assert run.stderr.strip() == f"manaka: {shard}: cannot open for reading: Permission denied"
