@@ -48,6 +48,9 @@ $(VENV)/.requirements: pyproject.toml Makefile
 build: setup
 	$(PY) -m pip install -q --no-build-isolation \
 	  -C cmake.define.MANAKA_BUILD_TESTS=ON -C build.tool-args=-j$(JOBS) ".[test,torch]"
+	@# Stubs of the native module (manaka/_core/*.pyi) for IDEs and mypy.
+	@site=$$($(PY) -c 'import manaka, os; print(os.path.dirname(manaka.__file__))') && rm -rf "$$site/_core" && \
+	  $(PY) -m nanobind.stubgen -q -r -m manaka._core -O "$$site"
 
 test: build test-cpp test-python
 
@@ -55,6 +58,7 @@ test-cpp:
 	$(VENV)/bin/ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
 test-python:
+	$(PY) -m mypy tests/python
 	$(PY) -m pytest -q tests/python
 
 bench: build

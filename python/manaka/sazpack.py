@@ -91,15 +91,37 @@ def _from_str(cls, name: str) -> "GameResult":
         raise ValueError(f"invalid GameResult name: {name}") from None
 
 
+def _is_win(self) -> bool:
+    return int(self) in _BLACK_WINS or int(self) in _WHITE_WINS
+
+
+def _is_win_by_declaration(self) -> bool:
+    return int(self) in (4, 5)
+
+
+def _is_win_by_try_rule(self) -> bool:
+    return int(self) in (20, 21)
+
+
+def _str(self) -> str:
+    return self.name
+
+
+def _repr(self) -> str:
+    return f"GameResult.{self.name}"
+
+
+# Named functions, not lambdas: the native module's stubs (nanobind stubgen)
+# refer to them by name.
 GameResult.is_black_win = _is_black_win
 GameResult.is_white_win = _is_white_win
 GameResult.is_draw = _is_draw
-GameResult.is_win = lambda self: int(self) in _BLACK_WINS or int(self) in _WHITE_WINS
-GameResult.is_win_by_declaration = lambda self: int(self) in (4, 5)
-GameResult.is_win_by_try_rule = lambda self: int(self) in (20, 21)
+GameResult.is_win = _is_win
+GameResult.is_win_by_declaration = _is_win_by_declaration
+GameResult.is_win_by_try_rule = _is_win_by_try_rule
 GameResult.from_str = classmethod(_from_str)
-GameResult.__str__ = lambda self: self.name
-GameResult.__repr__ = lambda self: f"GameResult.{self.name}"
+GameResult.__str__ = _str
+GameResult.__repr__ = _repr
 
 
 def _path(path: PathLike) -> str:

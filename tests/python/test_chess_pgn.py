@@ -125,7 +125,7 @@ def annotated_game(rng: random.Random, number: int) -> chess.pgn.Game:
     if number % 5 == 0:
         game.comment = "a comment before the first move (with parentheses)"
     _, moves = random_game(rng, start_fen, rng.randint(0, 120))
-    node = game
+    node: chess.pgn.GameNode = game
     for move in moves:
         parent = node
         node = node.add_variation(move)

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Optional
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -157,7 +158,7 @@ class BlockedStream:
     def __init__(self, path: Path, source: Path):
         self.path, self.data = path, source.read_bytes()
         os.mkfifo(path)
-        self.fd = None
+        self.fd: Optional[int] = None
 
     def feed(self, proc: subprocess.Popen):
         self.thread = threading.Thread(target=self._feed, args=(proc.pid,), daemon=True)
@@ -176,8 +177,8 @@ class BlockedStream:
         with open(self.path, "wb") as f:
             f.write(self.data)
         wait_for(lambda: not self._reading(pid))
-        self.fd = os.open(self.path, os.O_WRONLY)
-        os.write(self.fd, self.data[:-1])
+        fd = self.fd = os.open(self.path, os.O_WRONLY)
+        os.write(fd, self.data[:-1])
 
     def close(self):
         if self.fd is not None:

@@ -10,6 +10,8 @@ same bytes. Then every invalid case the spec names is refused by both.
 
 from __future__ import annotations
 
+from typing import Optional
+
 import random
 import struct
 
@@ -230,7 +232,7 @@ P1 = 101                # position 1: 34 fixed, mate 2, count at 137
 E10 = 138               # its entry: visits ff ff ff ff 0f at 144..148, bounds at 149, 150
 
 
-def patched(data: bytes, at: int, new: bytes, remove: int = None) -> bytes:
+def patched(data: bytes, at: int, new: bytes, remove: Optional[int] = None) -> bytes:
     """data with new bytes at `at` (replacing as many, or `remove`), payload_len fixed."""
     remove = len(new) if remove is None else remove
     out = bytearray(data[:at] + new + data[at + remove:])
