@@ -17,8 +17,15 @@ src/stream/format.h), so the generator needs nothing of manaka:
 --repeat is the share of records whose board also appears in another record
 (the published teacher corpus: 6.47%); such boards come in pairs, placed at
 random in the stream, and the second record lists mostly the same moves.
-Boards look like shogi positions to a compressor: 81 square bytes, mostly
-empty (0xFF), about 38 pieces, hands and a side to move.
+Boards are valid positions (the stream reader refuses any other), built to
+be valid by construction and to look like shogi positions to a compressor:
+81 square bytes, mostly empty (0xFF), about 30 pieces, hands and a side to
+move. White's king stands on rank 1 and Black's on rank 9; pawns on ranks 3
+and 7 (at most one a file); on ranks 4-6 up to 16 step pieces (gold, silver
+or promoted silver, knight or promoted knight, promoted lance) of either
+colour, none of which can reach a king's rank; every piece not on the board
+(rooks and bishops always) in a random hand. No king is in check, so either
+side may be to move.
 """
 import argparse
 import struct
@@ -31,15 +38,52 @@ HEADER = struct.Struct("<IHHBBHHHfI")
 CHUNK = 1 << 16
 
 
+def square(file, rank):
+    """MPK1 square index: (9 - file) * 9 + (rank - 1); file and rank may be arrays."""
+    return (9 - file) * 9 + (rank - 1)
+
+
+# Board bytes: colour << 4 | kind (K R B G S N L P +R +B +S +N +L +P = 0..13).
+GOLD, SILVER, KNIGHT, PRO_SILVER, PRO_KNIGHT, PRO_LANCE = 3, 4, 5, 10, 11, 12
+# The 16 step pieces that may stand on ranks 4-6, as (kind, promoted kind,
+# hand index P L N S G B R = 0..6).
+MIDDLE = [(GOLD, GOLD, 4)] * 4 + [(SILVER, PRO_SILVER, 3)] * 4 + [(KNIGHT, PRO_KNIGHT, 2)] * 4 + \
+         [(PRO_LANCE, PRO_LANCE, 1)] * 4
+
+
 def boards(rng, n):
-    """n random 96-byte positions."""
+    """n random valid 96-byte positions (see the module docstring)."""
     b = np.full((n, 96), 0xFF, dtype=np.uint8)
-    occupied = rng.random((n, 81)) < 38 / 81
-    kinds = rng.integers(0, 14, size=(n, 81), dtype=np.uint8)
-    colour = rng.integers(0, 2, size=(n, 81), dtype=np.uint8) << 4
-    b[:, :81] = np.where(occupied, kinds | colour, 0xFF)
-    b[:, 81:95] = rng.integers(0, 3, size=(n, 14), dtype=np.uint8)
-    b[:, 95] = rng.integers(0, 2, size=n, dtype=np.uint8)
+    rows = np.arange(n)
+    b[:, 81:95] = 0
+    b[rows, square(rng.integers(1, 10, size=n), 1)] = 0x10  # White's king, rank 1
+    b[rows, square(rng.integers(1, 10, size=n), 9)] = 0x00  # Black's king, rank 9
+    pawns = np.zeros(n, dtype=np.int64)
+    for f in range(1, 10):
+        black = rng.random(n) < 0.8
+        white = rng.random(n) < 0.8
+        b[black, square(f, 7)] = 0x07
+        b[white, square(f, 3)] = 0x17
+        pawns += black.astype(np.int64) + white.astype(np.int64)
+    # Ranks 4-6: 27 squares; slot i takes the i-th of a random permutation.
+    middle = np.array([square(f, r) for f in range(1, 10) for r in (4, 5, 6)])
+    places = middle[np.argsort(rng.random((n, len(middle))), axis=1)[:, :len(MIDDLE)]]
+    for i, (kind, promoted, hand) in enumerate(MIDDLE):
+        on_board = rng.random(n) < 0.8
+        colour = rng.integers(0, 2, size=n).astype(np.uint8)
+        k = np.where(rng.random(n) < 0.5, kind, promoted).astype(np.uint8)
+        b[rows[on_board], places[on_board, i]] = (colour << 4 | k)[on_board]
+        off = rows[~on_board]
+        np.add.at(b, (off, 81 + 7 * colour[~on_board] + hand), 1)
+    # Rooks and bishops (2 each) in random hands; the pawns not on the board too.
+    for hand, count in ((6, 2), (5, 2)):
+        for _ in range(count):
+            np.add.at(b, (rows, 81 + 7 * rng.integers(0, 2, size=n) + hand), 1)
+    left = 18 - pawns
+    black_pawns = rng.integers(0, left + 1)
+    b[:, 81] = black_pawns
+    b[:, 88] = left - black_pawns
+    b[:, 95] = rng.integers(0, 2, size=n)
     return b
 
 

@@ -3,10 +3,19 @@
 A synthetic self-play stream of >= 1 GB (37 candidates a record, 404 bytes
 a record) is built once under build/bench (untimed), read once to warm the
 page cache, then timed through `manaka stream validate` (every record decoded
-and validated) and through `cat FILE > /dev/null`.
+and validated: its position unpacked, its moves distinct) and through
+`cat FILE > /dev/null`.
+
+The records are ones the reader accepts: each position is drawn from a pool
+of positions met along random legal games (manaka.shogi), and each record's
+37 moves are distinct (distinct destinations, random origins).
+
+MANAKA_BENCH_BIN times another `manaka` binary on the same file (to compare
+builds).
 """
 
 import os
+import random
 import subprocess
 import sys
 import time
@@ -14,12 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
-from manaka import stream
+from manaka import shogi, stream
 
 N_CAND = 37
+POOL = 50_000
 TARGET_BYTES = 1 << 30
 OUT = Path(os.environ.get("MANAKA_BENCH_DIR", "build/bench"))
-MANAKA = str(Path(sys.executable).with_name("manaka"))
+MANAKA = os.environ.get("MANAKA_BENCH_BIN", str(Path(sys.executable).with_name("manaka")))
 
 
 def record_dtype(n_cand: int) -> np.dtype:
@@ -29,11 +39,27 @@ def record_dtype(n_cand: int) -> np.dtype:
                      ("packed", "u1", 96), ("cand", cand, n_cand)])
 
 
+def position_pool(n: int, seed: int) -> np.ndarray:
+    """n packed positions (n, 96) met along random legal games from the initial position."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        pos = shogi.Position()
+        for _ in range(rng.randint(10, 160)):
+            moves = pos.legal_move16s()
+            if len(moves) == 0:
+                break
+            out.append(pos.pack())
+            pos.push(int(rng.choice(list(moves))))
+    return np.frombuffer(b"".join(out[:n]), dtype=np.uint8).reshape(n, 96)
+
+
 def build_stream(path: Path) -> int:
     dt = record_dtype(N_CAND)
     per_block = 65536
     blocks = -(-(TARGET_BYTES) // (dt.itemsize * per_block))
     rng = np.random.default_rng(1)
+    pool = position_pool(POOL, 1)
     header = stream.Writer(str(path), stream.selfplay_header())
     header.close()
     with open(path, "ab") as f:
@@ -43,8 +69,8 @@ def build_stream(path: Path) -> int:
             r["value_z"] = rng.integers(-1, 2, per_block)
             r["value_q"] = rng.uniform(-1, 1, per_block)
             r["n_cand"] = N_CAND
-            r["packed"] = rng.integers(0, 256, (per_block, 96))
-            to = rng.integers(0, 81, (per_block, N_CAND))
+            r["packed"] = pool[rng.integers(0, POOL, per_block)]
+            to = np.argsort(rng.random((per_block, 81)), axis=1)[:, :N_CAND]
             origin = rng.integers(0, 81, (per_block, N_CAND))
             r["cand"]["mv"] = to | origin << 7
             r["cand"]["visits"] = rng.integers(1, 60, (per_block, N_CAND))
@@ -61,7 +87,7 @@ def timed(cmd: str) -> float:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    path = OUT / "selfplay-1g.mpk"
+    path = OUT / "selfplay-1g-positions.mpk"  # not selfplay-1g.mpk: its random boards are refused
     if not path.exists() or path.stat().st_size < TARGET_BYTES:
         build_stream(path)
     size = path.stat().st_size

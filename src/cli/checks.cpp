@@ -125,20 +125,4 @@ CLI::Validator number(double lo, double hi, bool lo_open, const std::string& wha
   return CLI::Validator(op, desc);
 }
 
-CLI::Validator positive_float() {
-  const std::string allowed =
-      "give a number greater than 0 that a float holds (" + shortest(FLT_MIN) + ".." + shortest(FLT_MAX) + ")";
-  auto op = [=](std::string& text) -> std::string {
-    char* end = nullptr;
-    const double v = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size())
-      return quoted_value(text) + " is not a number; " + allowed;
-    if (!std::isfinite(v)) return quoted_value(text) + " is not a finite number; " + allowed;
-    if (v < double(FLT_MIN) || v > double(FLT_MAX)) return quoted_value(text) + " is out of range; " + allowed;
-    text = shortest(v);
-    return "";
-  };
-  return CLI::Validator(op, "> 0, a float");
-}
-
 }  // namespace manaka::cli::checks

@@ -41,10 +41,6 @@ CLI::Validator seed();
 // unit in the message ("a number", "a number of seconds").
 CLI::Validator number(double lo, double hi, bool lo_open, const std::string& what = "a number");
 
-// A number greater than 0 that a 32-bit float holds as a normal value
-// (FLT_MIN..FLT_MAX): the header's eval_coef.
-CLI::Validator positive_float();
-
 // The text a message quotes: the value as given, cut after 40 characters.
 std::string quoted_value(const std::string& text);
 

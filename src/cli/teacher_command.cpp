@@ -21,6 +21,7 @@
 #include "teacher/convert.h"
 #include "teacher/generate.h"
 #include "teacher/report.h"
+#include "stream/header.h"
 
 namespace manaka::cli {
 
@@ -115,7 +116,7 @@ void add_convert(CLI::App& parent) {
   cmd->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
   cmd->add_option("--eval-coef", a->o.eval_coef, "value_q = tanh(cp / (2 * C)); stored as a float")
       ->required()
-      ->transform(checks::positive_float());
+      ->transform(checks::number(stream::kMinEvalCoef, stream::kMaxEvalCoef, false, "a number of centipawns"));
   cmd->add_option("--mate-scale", a->o.mate_scale, "the cp value the corpus's mates fold to")
       ->required()
       ->transform(checks::integer(1, 32767));

@@ -48,7 +48,7 @@ class FoldTable {
   void reserve(uint64_t records, uint64_t candidates);
 
   // Adds a validated record whose packed is 96 bytes and whose moves are
-  // distinct (MoveSet). Fails only past 2^32 - 1 records or groups.
+  // distinct (the reader's rule 9). Fails only past 2^32 - 1 records or groups.
   // A record joins its group kLookahead records later (its index slot is
   // prefetched meanwhile), and the last ones at flush(): call flush() after
   // the last add() and before groups(), weight() or emit().

@@ -1,6 +1,8 @@
 // The input side of `manaka pack`: the streams, checked to fold together,
 // then read in the order given, each record re-validated by the stream
-// reader and checked for a move listed twice (fold/move_set.h).
+// reader (stream/validate.h: its moves distinct, its position one
+// shogi::unpack accepts, among the rest), so pack refuses exactly what
+// `manaka stream validate` refuses.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +15,6 @@
 #include "core/progress.h"
 #include "core/status.h"
 #include "fold/board_hash.h"
-#include "fold/move_set.h"
 #include "stream/format.h"
 #include "stream/reader.h"
 #include "stream/validate.h"
@@ -56,7 +57,6 @@ Result<Inputs> open_inputs(const std::vector<std::string>& paths);
 // the file and record prefixed.
 template <typename OnRecord>
 Status read_records(const Inputs& inputs, Progress* progress, OnRecord&& on_record) {
-  MoveSet moves;
   uint64_t bytes_before = 0, records = 0;
   for (const std::string& path : inputs.paths) {
     MANAKA_ASSIGN_OR_RETURN(auto reader, stream::Reader::open(path));
@@ -65,16 +65,6 @@ Status read_records(const Inputs& inputs, Progress* progress, OnRecord&& on_reco
       const uint64_t at = reader.byte_offset();
       MANAKA_ASSIGN_OR_RETURN(bool more, reader.next(rec));
       if (!more) break;
-      int64_t first = 0;
-      int64_t repeat = moves.first_repeat(rec.candidates, &first);
-      if (repeat >= 0) {
-        char mv[8];
-        std::snprintf(mv, sizeof mv, "0x%04X", rec.candidates[repeat].mv);
-        return Status::invalid(stream::record_context(path, reader.record_index() - 1, at) + "mv " +
-                               mv + " is listed twice (candidates " + std::to_string(first) +
-                               " and " + std::to_string(repeat) +
-                               "); a record lists each move at most once");
-      }
       Status st = on_record(rec);
       if (!st.ok()) {
         return std::move(st).with_context(

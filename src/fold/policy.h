@@ -25,7 +25,7 @@
 namespace manaka::fold {
 
 // The card's slack, used when a header states none.
-inline constexpr uint16_t kDefaultMateSlack = 320;
+inline constexpr uint16_t kDefaultMateSlack = stream::kDefaultMateSlack;
 // The default softmax temperature, in centipawns.
 inline constexpr double kDefaultTemperature = 100.0;
 

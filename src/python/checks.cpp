@@ -152,15 +152,6 @@ double number_arg(nb::handle value, const char* name, double lo, double hi, bool
 
 double real_arg(nb::handle value, const char* name) { return real_of(value, name); }
 
-float positive_float_arg(nb::handle value, const char* name) {
-  const double v = real_of(value, name);
-  const bool bad = not_finite(value, v);
-  if (!bad && v >= double(FLT_MIN) && v <= double(FLT_MAX)) return static_cast<float>(v);
-  number_refused(name, value, bad ? "is not a finite number" : "is out of range",
-                 "give a number greater than 0 that a float holds (" + shortest(FLT_MIN) + ".." + shortest(FLT_MAX) +
-                     ")");
-}
-
 float float_arg(nb::handle value, const char* name) {
   const double v = real_of(value, name);
   const bool bad = not_finite(value, v);

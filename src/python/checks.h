@@ -51,9 +51,6 @@ double number_arg(nanobind::handle value, const char* name, double lo, double hi
                   const char* what = "a number");
 // Any number (its range is the caller's check); TypeError otherwise.
 double real_arg(nanobind::handle value, const char* name);
-// A number greater than 0 that a float holds as a normal value
-// (FLT_MIN..FLT_MAX), returned as that float: an eval_coef.
-float positive_float_arg(nanobind::handle value, const char* name);
 // A finite number a float holds (|v| <= FLT_MAX), returned as that float.
 float float_arg(nanobind::handle value, const char* name);
 

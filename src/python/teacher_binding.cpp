@@ -23,6 +23,7 @@
 #include "teacher/convert.h"
 #include "teacher/generate.h"
 #include "teacher/report.h"
+#include "stream/header.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -51,7 +52,9 @@ std::string convert(const std::vector<std::string>& inputs, const std::string& o
   teacher::ConvertOptions o;
   o.inputs = inputs;
   o.output = output;
-  o.eval_coef = positive_float_arg(eval_coef, "eval_coef");
+  // The header's rule (stream/header.h): what a converter can use.
+  o.eval_coef = number_arg(eval_coef, "eval_coef", stream::kMinEvalCoef, stream::kMaxEvalCoef, false,
+                           "a number of centipawns");
   o.mate_scale = static_cast<int>(int_arg(mate_scale, "mate_scale", 1, 32767));
   o.mate_slack = static_cast<int>(int_arg(mate_slack, "mate_slack", 0, 65535));
   o.fv_scale = static_cast<int>(int_arg(fv_scale, "fv_scale", 0, 65535));

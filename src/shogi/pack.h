@@ -29,5 +29,10 @@ Packed pack(const Position& pos);
 // offset where there is one ("byte 17: unknown board byte 0x0e") and the rule
 // broken (see Position::from_setup).
 Result<Position> unpack(std::span<const uint8_t> bytes);
+// unpack(bytes).ok(), without building the Position or a message: the same
+// rules over the 96 bytes as vectors (shogi/packed_valid.cpp), cheap enough
+// for every record a stream reader returns. tests/cpp/shogi/pack_test.cpp
+// checks that the verdict is unpack's.
+bool packed_is_valid(std::span<const uint8_t, PACKED_LEN> bytes);
 
 }  // namespace manaka::shogi

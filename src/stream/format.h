@@ -51,6 +51,15 @@ inline constexpr size_t kMaxCandidates = std::numeric_limits<uint16_t>::max();
 inline constexpr size_t kMaxRecordSize =
     kRecordFixedSize + std::numeric_limits<uint16_t>::max() + kCandidateSize * kMaxCandidates;
 
+// Header ranges (stream/header.h): eval_coef is 0 (not applicable) or within
+// [kMinEvalCoef, kMaxEvalCoef] centipawns; mate_scale is 0 or at most
+// kMaxMateScale, the largest cp an i16 holds.
+inline constexpr float kMinEvalCoef = 1.0f;
+inline constexpr float kMaxEvalCoef = 100000.0f;
+inline constexpr uint16_t kMaxMateScale = std::numeric_limits<int16_t>::max();
+// The slack a header's mate_slack 0 stands for.
+inline constexpr uint16_t kDefaultMateSlack = 320;
+
 inline constexpr uint32_t kNoVisits = 0;
 inline constexpr int16_t kNoCp = std::numeric_limits<int16_t>::min();
 

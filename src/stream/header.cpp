@@ -1,5 +1,7 @@
 #include "stream/header.h"
 
+#include <bit>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -57,6 +59,28 @@ Status validate_header(const Header& h) {
   if (source > 1) {
     return Status::invalid("policy_source is " + std::to_string(source) +
                            ", must be 0 (visits) or 1 (cp)");
+  }
+  const bool eval_coef_absent = std::bit_cast<uint32_t>(h.eval_coef) == 0;  // +0.0 only
+  if (!eval_coef_absent && !(h.eval_coef >= kMinEvalCoef && h.eval_coef <= kMaxEvalCoef)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(h.eval_coef));
+    return Status::invalid(std::string("eval_coef is ") + text +
+                           ", must be 0 (not applicable) or a finite number of centipawns from 1 to 100000");
+  }
+  if (h.mate_scale > kMaxMateScale) {
+    return Status::invalid("mate_scale is " + std::to_string(h.mate_scale) +
+                           ", must be at most 32767 (a mate is stored as an i16 cp)");
+  }
+  if (h.mate_scale == 0 && h.mate_slack != 0) {
+    return Status::invalid("mate_slack is " + std::to_string(h.mate_slack) +
+                           " but mate_scale is 0 (no mates); a slack needs a mate_scale");
+  }
+  const unsigned slack = h.mate_slack != 0 ? h.mate_slack : kDefaultMateSlack;
+  if (h.mate_scale != 0 && slack >= h.mate_scale) {
+    return Status::invalid("mate_slack " + std::to_string(h.mate_slack) +
+                           (h.mate_slack == 0 ? " (the default 320)" : "") + " reaches mate_scale " +
+                           std::to_string(h.mate_scale) +
+                           ": the mate threshold mate_scale - slack must be at least 1");
   }
   if (h.flags != 0) {
     std::string bits;

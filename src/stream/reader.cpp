@@ -92,12 +92,17 @@ Result<size_t> Reader::frame() {
                                   " at byte " + std::to_string(offset_) + " (needs " + std::to_string(size) +
                                   " bytes, " + std::to_string(end_ - pos_) + " remain)"));
   }
-  const uint8_t* wire = data_ + pos_ + kRecordFixedSize + header_.packed_len;
-  if (!candidates_pass(header_.policy_source, wire, pre.n_cand)) {
+  const uint8_t* packed = data_ + pos_ + kRecordFixedSize;
+  const uint8_t* wire = packed + header_.packed_len;
+  if (!candidates_pass(header_.policy_source, wire, pre.n_cand, seen_)) {
     // The screen says no: decode for the rule that failed and its message.
     if (candidates_.size() < pre.n_cand) candidates_.resize(pre.n_cand);
     decode_candidates(wire, pre.n_cand, candidates_.data());
-    Status st = validate_candidates(header_, std::span<const Candidate>(candidates_.data(), pre.n_cand));
+    Status st = validate_candidates(header_, std::span<const Candidate>(candidates_.data(), pre.n_cand), seen_);
+    if (!st.ok()) return fail(std::move(st).with_context(record_context(path_, index_, offset_)));
+  }
+  if (!position_passes(header_, packed)) {
+    Status st = validate_position(header_, std::span<const uint8_t>(packed, header_.packed_len));
     if (!st.ok()) return fail(std::move(st).with_context(record_context(path_, index_, offset_)));
   }
   return size;
@@ -132,7 +137,8 @@ Result<bool> Reader::skip_batch() {
     RecordPrefix pre = decode_prefix(p);
     size = record_size(header_.packed_len, pre.n_cand);
     if (end_ - pos_ < size || !prefix_passes(pre.value_z, pre.value_q, pre.n_cand) ||
-        !candidates_pass(header_.policy_source, p + kRecordFixedSize + header_.packed_len, pre.n_cand)) {
+        !candidates_pass(header_.policy_source, p + kRecordFixedSize + header_.packed_len, pre.n_cand, seen_) ||
+        !position_passes(header_, p + kRecordFixedSize)) {
       break;
     }
     advance(size);

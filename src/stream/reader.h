@@ -10,7 +10,9 @@
 //   }
 //
 // validate_all skips instead (skip_batch): the same rules and messages, with
-// the candidates checked straight from their wire bytes and never decoded.
+// the candidates checked straight from their wire bytes and never decoded,
+// and the position by shogi::packed_is_valid (unpack runs only to word a
+// refusal).
 //
 // Memory: one fixed 2 MiB read buffer (a record is at most 589,827 bytes, see
 // kMaxRecordSize, so any record fits) plus a candidate array of at most
@@ -36,6 +38,7 @@
 #include "core/file.h"
 #include "core/status.h"
 #include "stream/format.h"
+#include "stream/validate.h"
 
 namespace manaka {
 class Progress;
@@ -111,6 +114,7 @@ class Reader {
   uint64_t index_ = 0;
   uint64_t offset_ = 0;
   std::vector<Candidate> candidates_;
+  MoveSeen seen_;                    // rule 9's working set
   std::unique_ptr<Status> failure_;  // set once next() has failed
 };
 

@@ -52,7 +52,7 @@ Status SelfPlayWriter::add_position(std::span<const uint8_t> packed, uint16_t pl
   for (const VisitedMove& m : moves) {
     if (m.visits != kNoVisits) rec.candidates.push_back(Candidate{m.mv, m.visits, kNoCp});
   }
-  MANAKA_RETURN_NOT_OK(validate_record(writer_.header(), rec.view()).with_context(where));
+  MANAKA_RETURN_NOT_OK(validate_record(writer_.header(), rec.view(), seen_).with_context(where));
   ++game_size_;
   return Status();
 }

@@ -29,6 +29,7 @@
 
 #include "core/status.h"
 #include "stream/format.h"
+#include "stream/validate.h"
 #include "stream/writer.h"
 
 namespace manaka::stream {
@@ -78,6 +79,7 @@ class SelfPlayWriter {
   bool in_game_ = false;
   size_t game_size_ = 0;
   std::vector<Record> game_;  // reused across games: records [0, game_size_)
+  MoveSeen seen_;             // add_position's rule 9 working set
   uint64_t games_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "shogi/pack.h"
 #include "stream/record.h"
 
 namespace manaka::stream {
@@ -99,7 +100,49 @@ class WireScreen {
   I32x4 some_absent_{}, all_absent_ = ~I32x4{};
 };
 
+static_assert(kShogiPackedLen == shogi::PACKED_LEN);
+
 }  // namespace
+
+MoveSeen::MoveSeen() : stamp_(new uint8_t[kMoves]()) {}
+
+uint8_t MoveSeen::next_stamp() {
+  if (++current_ == 0) {  // wrapped: old stamps would match again
+    std::memset(stamp_.get(), 0, kMoves);
+    current_ = 1;
+  }
+  return current_;
+}
+
+int64_t MoveSeen::first_repeat(std::span<const Candidate> cands, size_t* earlier) {
+  const uint8_t now = next_stamp();
+  uint8_t* stamp = stamp_.get();
+  for (size_t i = 0; i < cands.size(); ++i) {
+    uint8_t& s = stamp[cands[i].mv & (kMoves - 1)];
+    if (s == now) {
+      if (earlier) {
+        size_t e = 0;
+        while ((cands[e].mv ^ cands[i].mv) & (kMoves - 1)) ++e;
+        *earlier = e;
+      }
+      return static_cast<int64_t>(i);
+    }
+    s = now;
+  }
+  return -1;
+}
+
+bool MoveSeen::any_repeat(const uint8_t* wire, size_t n) {
+  const uint8_t now = next_stamp();
+  uint8_t* stamp = stamp_.get();
+  unsigned repeat = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t& s = stamp[load_u16(wire + i * kCandidateSize) & (kMoves - 1)];
+    repeat |= s == now;
+    s = now;
+  }
+  return repeat != 0;
+}
 
 std::string record_context(const std::string& path, uint64_t index, uint64_t offset) {
   return path + ": record " + std::to_string(index) + " at byte " + std::to_string(offset) + ": ";
@@ -124,14 +167,14 @@ Status validate_move16(uint16_t mv) {
   return Status();
 }
 
-bool candidates_pass(PolicySource source, const uint8_t* wire, size_t n) {
+bool candidates_pass(PolicySource source, const uint8_t* wire, size_t n, MoveSeen& seen) {
   if constexpr (std::endian::native != std::endian::little) {
     // The lanes above assume little-endian loads; elsewhere decode and check.
     std::vector<Candidate> cands(n);
     decode_candidates(wire, n, cands.data());
     Header header;
     header.policy_source = source;
-    return validate_candidates(header, cands).ok();
+    return validate_candidates(header, cands, seen).ok();
   }
   if (n == 0) return true;  // as validate_candidates: rule 1 is the prefix's
   WireScreen screen;
@@ -145,7 +188,8 @@ bool candidates_pass(PolicySource source, const uint8_t* wire, size_t n) {
     for (size_t at = 0; at < last; at += 2 * kCandidateSize) screen.add_pair(wire + at);
     screen.add_pair(wire + last);
   }
-  return screen.passes(source);
+  // Rule 9 only once rule 5 holds: every mv is then a move16.
+  return screen.passes(source) && !seen.any_repeat(wire, n);
 }
 
 Status validate_prefix(float value_z, float value_q, size_t n_cand) {
@@ -163,6 +207,11 @@ Status validate_prefix(float value_z, float value_q, size_t n_cand) {
 }
 
 Status validate_candidates(const Header& header, std::span<const Candidate> cands) {
+  MoveSeen seen;
+  return validate_candidates(header, cands, seen);
+}
+
+Status validate_candidates(const Header& header, std::span<const Candidate> cands, MoveSeen& seen) {
   // First candidate with / without each half, for the mixed-presence messages.
   size_t visits_at = SIZE_MAX, no_visits_at = SIZE_MAX, cp_at = SIZE_MAX, no_cp_at = SIZE_MAX;
   uint64_t visit_total = 0;
@@ -202,10 +251,31 @@ Status validate_candidates(const Header& header, std::span<const Candidate> cand
   if (header.policy_source == PolicySource::Cp && cp_at == SIZE_MAX && !cands.empty()) {
     return Status::invalid("policy_source is 1 (cp) but no candidate has cp (all NO_CP)");
   }
+  size_t earlier = 0;
+  const int64_t repeat = seen.first_repeat(cands, &earlier);
+  if (repeat >= 0) {
+    return Status::invalid("mv " + hex16(cands[static_cast<size_t>(repeat)].mv) + " is listed twice (candidates " +
+                           std::to_string(earlier) + " and " + std::to_string(repeat) +
+                           "); a record lists each move at most once");
+  }
   return Status();
 }
 
+Status validate_position(const Header& header, std::span<const uint8_t> packed) {
+  if (header.packed_len != kShogiPackedLen) return Status();
+  auto pos = shogi::unpack(packed);
+  if (pos.ok()) return Status();
+  // unpack names the byte as "byte N: " where the rule is about one.
+  std::string why = std::move(pos).take_status().message();
+  return Status::invalid(why.rfind("byte ", 0) == 0 ? "packed " + why : "packed position: " + why);
+}
+
 Status validate_record(const Header& header, const RecordView& rec) {
+  MoveSeen seen;
+  return validate_record(header, rec, seen);
+}
+
+Status validate_record(const Header& header, const RecordView& rec, MoveSeen& seen) {
   size_t n = rec.candidates.size();
   if (n == 0) return Status::invalid("no candidates (n_cand is 0)");
   if (n > kMaxCandidates) {
@@ -216,7 +286,10 @@ Status validate_record(const Header& header, const RecordView& rec) {
                            " bytes, must be packed_len (" + std::to_string(header.packed_len) + ")");
   }
   MANAKA_RETURN_NOT_OK(validate_prefix(rec.value_z, rec.value_q, n));
-  return validate_candidates(header, rec.candidates);
+  MANAKA_RETURN_NOT_OK(validate_candidates(header, rec.candidates, seen));
+  // The screen first: unpack builds a Position, many times the cost.
+  if (position_passes(header, rec.packed.data())) return Status();
+  return validate_position(header, rec.packed);
 }
 
 }  // namespace manaka::stream

@@ -31,6 +31,7 @@ Writer& Writer::operator=(Writer&& other) noexcept {
     buffer_ = std::move(other.buffer_);
     records_ = other.records_;
     offset_ = other.offset_;
+    seen_ = std::move(other.seen_);
     failure_ = std::move(other.failure_);
   }
   return *this;
@@ -46,7 +47,7 @@ Status Writer::fail(Status st) {
 Status Writer::write(const RecordView& rec) {
   if (!failure_.ok()) return failure_;
   if (!file_.is_open()) return Status::io(path_ + ": write after close");
-  Status st = validate_record(header_, rec);
+  Status st = validate_record(header_, rec, seen_);
   if (!st.ok()) return std::move(st).with_context(record_context(path_, records_, offset_));
   size_t size = record_size(rec.packed.size(), rec.candidates.size());
   if (!buffer_.empty() && buffer_.size() + size > kBufferSize) MANAKA_RETURN_NOT_OK(flush());

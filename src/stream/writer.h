@@ -1,5 +1,7 @@
 // MPK1 writer: creates (or truncates) a stream, writes its header at once,
-// and appends records, each validated before it is buffered.
+// and appends records, each validated before it is buffered: the header and
+// every record meet the rules the reader enforces (stream/header.h,
+// stream/validate.h), so no stream this writer makes is one a reader refuses.
 //
 // Records are encoded into a buffer in whole records and the buffer goes to
 // the file in whole records, so the file on disk ends on a record boundary
@@ -20,6 +22,7 @@
 #include "core/file.h"
 #include "core/status.h"
 #include "stream/format.h"
+#include "stream/validate.h"
 
 namespace manaka::stream {
 
@@ -62,6 +65,7 @@ class Writer {
   std::vector<uint8_t> buffer_;
   uint64_t records_ = 0;
   uint64_t offset_ = 0;  // where the next record starts
+  MoveSeen seen_;        // rule 9's working set
   Status failure_;       // sticky I/O error
 };
 

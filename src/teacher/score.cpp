@@ -5,11 +5,14 @@
 #include <cstdlib>
 #include <string>
 
+#include "stream/format.h"
+
 namespace manaka::teacher {
 
 Result<Conventions> Conventions::make(double eval_coef, int mate_scale, int mate_slack) {
-  if (!std::isfinite(eval_coef) || eval_coef <= 0.0)
-    return Status::usage("eval_coef " + std::to_string(eval_coef) + ": must be a positive number");
+  if (!(eval_coef >= stream::kMinEvalCoef && eval_coef <= stream::kMaxEvalCoef))
+    return Status::usage("eval_coef " + std::to_string(eval_coef) +
+                           ": must be a finite number of centipawns from 1 to 100000 (stream/header.h)");
   if (mate_scale < 1 || mate_scale > 32767)
     return Status::invalid("mate_scale " + std::to_string(mate_scale) +
                            ": must be 1..32767 (mates must fit an i16 cp)");

@@ -41,8 +41,9 @@ struct Conventions {
   int mate_slack = 0;  // 0 means 320
   int threshold = 0;   // mate_scale - effective slack
 
-  // eval_coef finite and > 0; 1 <= mate_scale <= 32767; mate_slack <= 65535
-  // and below mate_scale (so the threshold is positive).
+  // eval_coef finite and within [1, 100000] (the MPK1 header's range,
+  // stream/header.h); 1 <= mate_scale <= 32767; mate_slack <= 65535 and
+  // below mate_scale (so the threshold is positive).
   static Result<Conventions> make(double eval_coef, int mate_scale, int mate_slack);
 
   bool is_mate(int64_t cp) const { return cp >= threshold || cp <= -threshold; }

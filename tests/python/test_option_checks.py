@@ -25,7 +25,7 @@ from manaka import chess, sazpack, shards, shogi, stream, teacher
 MANAKA = os.environ.get("MANAKA_BIN") or str(Path(sys.executable).with_name("manaka"))
 
 SEED_RANGE = "give an integer in 0..18446744073709551615"
-FLOAT_RANGE = "give a number greater than 0 that a float holds (1.1754944e-38..3.4028235e+38)"
+EVAL_COEF_RANGE = "give a number of centipawns of at least 1 and at most 1e+05"  # the header's rule
 
 GENERATE = ["teacher", "generate", "--engine", "e", "--games", "1", "--depth", "1", "-o", "c.parquet"]
 CONVERT = ["teacher", "convert", "c.parquet", "-o", "t.mpk", "--eval-coef", "600", "--mate-scale", "32000"]
@@ -74,10 +74,10 @@ CLI_REFUSALS = [
     (PACK + ["--buckets", "0x10"], "--buckets: 0x10 is not an integer; give an integer in 0..4096"),
     (GENERATE[:5] + ["1.5"] + GENERATE[6:], "--games: 1.5 is not an integer; give an integer in 1..2147483647"),
     # numbers: finite, in range, bounds short
-    (CONVERT + ["--eval-coef", "1e40"], "--eval-coef: 1e40 is out of range; " + FLOAT_RANGE),
-    (CONVERT + ["--eval-coef", "1e-50"], "--eval-coef: 1e-50 is out of range; " + FLOAT_RANGE),
-    (CONVERT + ["--eval-coef", "inf"], "--eval-coef: inf is not a finite number; " + FLOAT_RANGE),
-    (CONVERT + ["--eval-coef", "six"], "--eval-coef: six is not a number; " + FLOAT_RANGE),
+    (CONVERT + ["--eval-coef", "1e40"], "--eval-coef: 1e40 is out of range; " + EVAL_COEF_RANGE),
+    (CONVERT + ["--eval-coef", "1e-50"], "--eval-coef: 1e-50 is out of range; " + EVAL_COEF_RANGE),
+    (CONVERT + ["--eval-coef", "inf"], "--eval-coef: inf is not a finite number; " + EVAL_COEF_RANGE),
+    (CONVERT + ["--eval-coef", "six"], "--eval-coef: six is not a number; " + EVAL_COEF_RANGE),
     (PACK + ["--temperature", "1e400"],
      "--temperature: 1e400 is not a finite number; give a number of centipawns greater than 0"),
     (PACK + ["--temperature", "0"], "--temperature: 0 is out of range; give a number of centipawns greater than 0"),
@@ -231,9 +231,9 @@ def py_refusals(s, tmp):
          "group: row group 5 out of range; the file has 1 (0..0)"),
         # teacher
         (lambda: teacher.convert(s["stream"], out, eval_coef=1e40, mate_scale=32000), ValueError,
-         "eval_coef: 1e+40 is out of range; " + FLOAT_RANGE),
+         "eval_coef: 1e+40 is out of range; " + EVAL_COEF_RANGE),
         (lambda: teacher.convert(s["stream"], out, eval_coef=math.nan, mate_scale=32000), ValueError,
-         "eval_coef: nan is not a finite number; " + FLOAT_RANGE),
+         "eval_coef: nan is not a finite number; " + EVAL_COEF_RANGE),
         (lambda: teacher.convert(s["stream"], out, eval_coef="600", mate_scale=32000), TypeError,
          "eval_coef: must be a number, not str (600)"),
         (lambda: teacher.convert(s["stream"], out, eval_coef=600, mate_scale=1.5), TypeError,

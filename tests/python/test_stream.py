@@ -3,6 +3,7 @@
 import json
 import math
 import random
+import re
 import struct
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 import manaka
-from manaka import shogi, stream
+from manaka import shards, shogi, stream
 
 MANAKA = str(Path(sys.executable).with_name("manaka"))
 NO_CP = -32768
@@ -179,3 +180,132 @@ def test_commands_validate_inspect_dump(tmp_path):
     row = json.loads(lines[0])
     assert row["sfen"].startswith("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -")
     assert row["value_z"] == 1 and math.isclose(row["value_q"], 0.2, rel_tol=1e-6)
+
+
+# ---- validation is what every consumer enforces (issue 11, item 4) ----
+
+def test_an_unknown_board_byte_is_refused_by_validate_pack_the_reader_and_the_writer(tmp_path):
+    pos = shogi.Position()
+    mv = shogi.move16_from_usi("7g7f")
+    packed = bytearray(pos.pack())
+    packed[37] = 0x37  # 5b, empty in the initial position
+    path = tmp_path / "byte37.mpk"
+    path.write_bytes(header_bytes() + record_bytes(0, 1.0, 0.0, pos.pack(), [(mv, 3, NO_CP)])
+                     + record_bytes(1, 1.0, 0.0, bytes(packed), [(mv, 3, NO_CP)]))
+    want = f"{path}: record 1 at byte 140: packed byte 37: unknown board byte 0x37"
+    run = subprocess.run([MANAKA, "stream", "validate", str(path)], capture_output=True, text=True)
+    assert (run.returncode, run.stdout.strip()) == (1, want)
+    run = subprocess.run([MANAKA, "pack", str(path), "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    assert run.returncode != 0 and run.stderr.strip() == f"manaka: {want}"
+    assert not list(tmp_path.glob("out-*.parquet"))
+    with pytest.raises(manaka.InvalidDataError, match=re.escape(want)):
+        list(stream.read_batches(str(path)))
+    with stream.Writer(str(tmp_path / "w.mpk"), stream.selfplay_header()) as w:
+        with pytest.raises(manaka.InvalidDataError, match="packed byte 37: unknown board byte 0x37"):
+            w.write(bytes(packed), 0, 1.0, 0.0, [mv], visits=[3])
+    assert stream.validate(str(tmp_path / "w.mpk")) == 0
+
+
+def test_a_move_listed_twice_is_refused_by_validate_naming_both_candidates(tmp_path):
+    pos = shogi.Position()
+    a, b = shogi.move16_from_usi("7g7f"), shogi.move16_from_usi("2g2f")
+    path = tmp_path / "twice.mpk"
+    path.write_bytes(header_bytes() + record_bytes(0, 1.0, 0.0, pos.pack(), [(a, 3, NO_CP), (b, 2, NO_CP),
+                                                                               (a, 1, NO_CP)]))
+    want = f"{path}: record 0 at byte 24: mv 0x{a:04X} is listed twice (candidates 0 and 2)"
+    run = subprocess.run([MANAKA, "stream", "validate", str(path)], capture_output=True, text=True)
+    assert run.returncode == 1 and run.stdout.startswith(want)
+    run = subprocess.run([MANAKA, "pack", str(path), "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    assert run.returncode != 0 and want in run.stderr
+    with pytest.raises(manaka.InvalidDataError, match=re.escape(want)):
+        stream.validate(str(path))
+    with stream.SelfPlayWriter(str(tmp_path / "sp.mpk")) as w:
+        w.begin_game()
+        with pytest.raises(manaka.InvalidDataError, match=r"is listed twice \(candidates 0 and 2\)"):
+            w.add_position(pos.pack(), 0, 0.0, [a, b, a], [3, 2, 1])
+
+
+def float32_of(value: float) -> float:
+    with np.errstate(over="ignore"):
+        return float(np.float32(value))  # 1e40 -> inf, as a C++ float cast
+
+
+@pytest.mark.parametrize("coef", [math.inf, math.nan, 1e40, -600.0, -0.0, 0.5, 2e5])
+def test_an_eval_coef_a_converter_cannot_use_is_refused_by_validate_pack_and_the_writer(tmp_path, coef):
+    pos = shogi.Position()
+    mv = shogi.move16_from_usi("7g7f")
+    path = tmp_path / "coef.mpk"
+    path.write_bytes(header_bytes(policy_source=1, mate_scale=32000, eval_coef=float32_of(coef))
+                     + record_bytes(0, 1.0, 0.0, pos.pack(), [(mv, 0, 35)]))
+    want = (r"coef.mpk: header: eval_coef is \S+, must be 0 \(not applicable\) or a finite number of "
+            r"centipawns from 1 to 100000")
+    with pytest.raises(manaka.InvalidDataError, match=want):
+        stream.validate(str(path))
+    run = subprocess.run([MANAKA, "stream", "validate", str(path)], capture_output=True, text=True)
+    assert run.returncode == 1 and ": header: eval_coef is " in run.stdout
+    run = subprocess.run([MANAKA, "pack", str(path), "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    assert run.returncode != 0 and ": header: eval_coef is " in run.stderr
+    h = stream.Header()
+    h.policy_source, h.mate_scale = 1, 32000
+    # A value no float holds is refused as it is set (UsageError), any other
+    # one by the writer (InvalidDataError): both are ValueErrors.
+    with pytest.raises(ValueError, match="eval_coef"):
+        h.eval_coef = coef
+        stream.Writer(str(tmp_path / "w.mpk"), h)
+    assert not (tmp_path / "w.mpk").exists()
+
+
+def test_validate_and_pack_agree_on_1000_flipped_position_bytes(tmp_path):
+    """One byte of one record's packed position changed to another value, a
+    thousand times: validate refuses exactly the copies whose position
+    Position.unpack refuses, naming the record and the byte, and pack accepts
+    exactly the copies validate accepts."""
+    rng = random.Random(5)
+    clean = tmp_path / "selfplay.mpk"
+    offsets = []
+    with stream.SelfPlayWriter(str(clean)) as w:
+        offset = 24
+        games = random_games(rng, 60)
+        for start in range(0, 60, 15):
+            w.begin_game()
+            for ply, (packed, legal) in enumerate(games[start:start + 15]):
+                moves = legal[:5]
+                w.add_position(packed, ply, 0.0, moves, list(range(1, len(moves) + 1)))
+                offsets.append(offset)
+                offset += 12 + 96 + 8 * len(moves)
+            w.end_game(1)
+    original = clean.read_bytes()
+    assert stream.validate(str(clean)) == 60
+    path = tmp_path / "flipped.mpk"
+    refused = {"unpack": 0, "validate": 0, "pack": 0}
+    for flip in range(1000):
+        record, byte = rng.randrange(60), rng.randrange(96)
+        at = offsets[record] + 12
+        data = bytearray(original)
+        data[at + byte] ^= rng.randrange(1, 256)
+        path.write_bytes(bytes(data))
+        try:
+            shogi.Position.unpack(bytes(data[at:at + 96]))
+            why = None
+        except manaka.InvalidDataError as e:
+            why = str(e)
+            refused["unpack"] += 1
+        try:
+            stream.validate(str(path))
+            verdict = None
+        except manaka.InvalidDataError as e:
+            verdict = str(e)
+            refused["validate"] += 1
+        try:
+            shards.pack([str(path)], str(tmp_path / "out"), overwrite=True)
+            packed_verdict = None
+        except manaka.InvalidDataError as e:
+            packed_verdict = str(e)
+            refused["pack"] += 1
+        assert (verdict is None) == (why is None), (flip, record, byte, why, verdict)
+        assert packed_verdict == verdict, (flip, packed_verdict, verdict)
+        if why is not None:
+            where = f"{path}: record {record} at byte {offsets[record]}: "
+            assert verdict == where + ("packed " + why if why.startswith("byte ") else "packed position: " + why)
+    assert refused["validate"] == refused["unpack"] == refused["pack"]
+    assert 500 < refused["unpack"] < 1000

@@ -8,6 +8,7 @@ import math
 import os
 import random
 import struct
+import subprocess
 import sys
 from pathlib import Path
 
@@ -316,3 +317,22 @@ def test_the_command_line(tmp_path):
     run = subprocess.run([manaka_cmd, "teacher", "convert", str(corpus), "-o", str(out), "--eval-coef", "600",
                           "--mate-scale", "32000", "--overwrite"], capture_output=True, text=True)
     assert run.returncode == 1 and 'no column "sfen" for field sfen' in run.stderr
+
+
+def test_convert_refuses_an_eval_coef_the_header_cannot_hold(tmp_path):
+    """--eval-coef 1e40 is a finite double but an infinite f32: refused in one
+    line naming the option, before any output exists."""
+    corpus = tmp_path / "c.parquet"
+    pq.write_table(pa.table(random_corpus(3, 50), schema=SCHEMA), corpus)
+    out = tmp_path / "t.mpk"
+    manaka_cli = str(Path(sys.executable).with_name("manaka"))
+    run = subprocess.run([manaka_cli, "teacher", "convert", str(corpus), "-o", str(out), "--eval-coef", "1e40",
+                          "--mate-scale", "32000", "-q"], capture_output=True, text=True)
+    assert run.returncode != 0
+    assert run.stderr.startswith("--eval-coef: 1e40 is out of range; give a number of centipawns of at least 1 "
+                                 "and at most 1e+05\n")
+    assert not out.exists()
+    for coef in (1e40, math.inf, math.nan, -600, 0.5):
+        with pytest.raises(manaka.UsageError, match="^eval_coef: "):
+            teacher.convert(corpus, out, eval_coef=coef, mate_scale=32000)
+        assert not out.exists()

@@ -44,14 +44,21 @@ inline int run_python(const fs::path& dir, const std::string& code) {
   return std::system(cmd.c_str());
 }
 
-// A distinct, plausible 96-byte position for each id.
+// A distinct, valid 96-byte position for each id (the stream reader refuses
+// any other): a White king on 9e and a Black king on 1e; on the 32 squares
+// 7a..4e (indices 18-49) a gold-like piece (18 tokins, 4 golds, 4 promoted
+// silvers, 4 promoted knights, 2 promoted lances), White's where bit i of id
+// is set, Black's where it is clear; nothing in hand; side to move id & 1.
+// Step pieces two files or more from either king give no check.
 inline std::array<uint8_t, 96> board(uint32_t id) {
   std::array<uint8_t, 96> b{};
   std::fill(b.begin(), b.begin() + 81, 0xFF);
   b[4] = 0x10;   // a White king
   b[76] = 0x00;  // a Black king
-  for (int i = 0; i < 4; ++i) b[10 + 9 * i] = static_cast<uint8_t>((id >> (8 * i)) & 0x0D);
-  for (int i = 0; i < 4; ++i) b[81 + i] = static_cast<uint8_t>((id >> (8 * i)) & 0xFF);
+  for (int i = 0; i < 32; ++i) {
+    const uint8_t kind = i < 18 ? 0x0D : i < 22 ? 0x03 : i < 26 ? 0x0A : i < 30 ? 0x0B : 0x0C;
+    b[18 + i] = static_cast<uint8_t>(kind | ((id >> i) & 1) << 4);
+  }
   b[95] = static_cast<uint8_t>(id & 1);
   return b;
 }

@@ -2,6 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <map>
+#include <random>
+#include <string>
+
+#include "random_positions.h"
+
 namespace manaka::shogi {
 namespace {
 
@@ -108,6 +115,111 @@ TEST(Pack, RefusesPositionsThatBreakTheRules) {
   b = pack(*pos);
   b[95] = 0;
   EXPECT_EQ(refusal(b), "byte 36: White, not to move, is in check");
+}
+
+
+std::string hex(const Packed& b) {
+  std::string out;
+  char buf[4];
+  for (uint8_t x : b) {
+    std::snprintf(buf, sizeof buf, "%02x", x);
+    out += buf;
+  }
+  return out;
+}
+
+// packed_is_valid is unpack's verdict without the Position, and the stream
+// reader trusts it on every record: it must agree with unpack on every input.
+// Checked on positions from random games, on whole sets scattered at random,
+// and on both after one to three random changes (most of which break a
+// rule). Every rule unpack knows must be met many times among the refusals.
+TEST(PackedIsValid, AgreesWithUnpackOnRandomAndChangedPositions) {
+  std::mt19937_64 rng(17);
+  size_t total = 0, refused = 0, mismatches = 0;
+  std::map<std::string, size_t> by_rule;
+  const char* rules[] = {"unknown board byte", "hand holds", "side to move", "second king", "has no king",
+                         "can never move", "(nifu)", "of a set", "is in check"};
+  auto check = [&](const Packed& b) {
+    ++total;
+    auto pos = unpack(b);
+    if (packed_is_valid(b) != pos.ok() && ++mismatches <= 5) {
+      ADD_FAILURE() << "packed_is_valid says " << !pos.ok() << ", unpack: "
+                    << (pos.ok() ? "accepted" : pos.status().message()) << "\n" << hex(b);
+    }
+    if (pos.ok()) return;
+    ++refused;
+    for (const char* rule : rules) {
+      if (pos.status().message().find(rule) != std::string::npos) ++by_rule[rule];
+    }
+  };
+  auto changed = [&](Packed b) {
+    for (int n = 1 + static_cast<int>(rng() % 3); n > 0; --n) testing::mutate(b, rng);
+    return b;
+  };
+  for (const Packed& b : testing::random_game_positions(20000, 5)) {
+    check(b);
+    for (int i = 0; i < 20; ++i) check(changed(b));
+  }
+  for (int i = 0; i < 200000; ++i) {
+    Packed b = testing::random_setup(rng);
+    check(b);
+    check(changed(b));
+  }
+  EXPECT_EQ(mismatches, 0u) << "of " << total;
+  EXPECT_GT(refused, 100000u);          // of about 820,000
+  EXPECT_GT(total - refused, 50000u);
+  for (const char* rule : rules) EXPECT_GE(by_rule[rule], 100u) << rule;
+}
+
+TEST(PackedIsValid, EachRuleAtItsEdge) {
+  Packed b = startpos_bytes();
+  EXPECT_TRUE(packed_is_valid(b));
+  b[95] = 1;
+  EXPECT_TRUE(packed_is_valid(b));
+  b[95] = 2;
+  EXPECT_FALSE(packed_is_valid(b));
+  for (int byte : {0x0E, 0x0F, 0x1E, 0x1F, 0x20, 0x37, 0x80, 0xEF, 0xFE}) {
+    b = startpos_bytes();
+    b[make_square(5, 5)] = static_cast<uint8_t>(byte);
+    EXPECT_FALSE(packed_is_valid(b)) << byte;
+  }
+  // Square 80 (1i) is the first byte of the last vector, beside the hands.
+  b = startpos_bytes();
+  b[80] = 0x37;
+  EXPECT_FALSE(packed_is_valid(b));
+  // A hand at its maximum, then one more (pawns: the board's 18 moved to hands).
+  auto full = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1");
+  ASSERT_TRUE(full.ok());
+  b = pack(*full);
+  EXPECT_TRUE(packed_is_valid(b));
+  b[81] = 19;
+  EXPECT_FALSE(packed_is_valid(b));
+  // Promoted pieces count as their kind: a third dragon or horse is one too many.
+  auto promoted = Position::from_sfen("4k4/9/9/9/9/9/9/9/+R+B2K4 b RB 1");
+  ASSERT_TRUE(promoted.ok()) << promoted.status().message();
+  b = pack(*promoted);
+  EXPECT_TRUE(packed_is_valid(b));
+  b[make_square(9, 5)] = make_piece(WHITE, PRO_ROOK);
+  EXPECT_FALSE(packed_is_valid(b));
+  // Checks by a slider through an empty line and by a knight's jump.
+  auto far = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K3L b - 1");
+  ASSERT_TRUE(far.ok());
+  b = pack(*far);
+  EXPECT_TRUE(packed_is_valid(b));
+  b[make_square(5, 9)] = NO_PIECE;
+  b[make_square(5, 8)] = make_piece(BLACK, KING);
+  b[make_square(5, 5)] = make_piece(BLACK, LANCE);  // Black to move, its lance sees 5a
+  EXPECT_EQ(packed_is_valid(b), unpack(b).ok());
+  EXPECT_FALSE(packed_is_valid(b));
+  b[make_square(5, 3)] = make_piece(WHITE, PAWN);  // now blocked
+  EXPECT_TRUE(packed_is_valid(b));
+  auto kings = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1");
+  ASSERT_TRUE(kings.ok());
+  b = pack(*kings);
+  b[make_square(6, 3)] = make_piece(BLACK, KNIGHT);  // attacks 5a
+  EXPECT_FALSE(packed_is_valid(b));
+  b[95] = 1;  // White to move: Black, not to move, is not in check
+  EXPECT_TRUE(packed_is_valid(b));
 }
 
 }  // namespace

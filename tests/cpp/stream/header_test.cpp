@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -86,6 +89,86 @@ TEST(Header, RefusesEveryFlagBitNamingIt) {
   h.flags = 0x80000005;
   EXPECT_EQ(decoded(encoded(h)).status().message(),
             "flags 0x80000005 has bits 0, 2, 31 set; version 1 defines no flags");
+}
+
+// The numeric fields a consumer reads: eval_coef (the teacher squash),
+// mate_scale and mate_slack (the fold's mate band). Each refusal by itself,
+// through decode_header, the reader and the writer alike.
+struct NumberCase {
+  const char* name;
+  void (*set)(Header&);
+  std::string message;  // "" when the header is fine
+};
+
+std::vector<NumberCase> number_cases() {
+  return {
+      {"EvalCoefInf", [](Header& h) { h.eval_coef = std::numeric_limits<float>::infinity(); },
+       "eval_coef is inf, must be 0 (not applicable) or a finite number of centipawns from 1 to 100000"},
+      {"EvalCoef1e40AsFloat", [](Header& h) { h.eval_coef = static_cast<float>(1e40); },
+       "eval_coef is inf, must be 0 (not applicable) or a finite number of centipawns from 1 to 100000"},
+      {"EvalCoefNan", [](Header& h) { h.eval_coef = std::nanf(""); },
+       "eval_coef is nan, must be 0 (not applicable) or a finite number of centipawns from 1 to 100000"},
+      {"EvalCoefNegative", [](Header& h) { h.eval_coef = -600.0f; },
+       "eval_coef is -600, must be 0 (not applicable) or a finite number of centipawns from 1 to 100000"},
+      {"EvalCoefNegativeZero", [](Header& h) { h.eval_coef = -0.0f; },
+       "eval_coef is -0, must be 0 (not applicable) or a finite number of centipawns from 1 to 100000"},
+      {"EvalCoefBelowOne", [](Header& h) { h.eval_coef = std::nextafter(1.0f, 0.0f); },
+       "eval_coef is 0.99999994, must be 0 (not applicable) or a finite number of centipawns from 1 to 100000"},
+      {"EvalCoefAboveRange", [](Header& h) { h.eval_coef = std::nextafter(100000.0f, 1e9f); },
+       "eval_coef is 100000.008, must be 0 (not applicable) or a finite number of centipawns from 1 to "
+       "100000"},
+      {"EvalCoefDenormal", [](Header& h) { h.eval_coef = std::numeric_limits<float>::denorm_min(); },
+       "eval_coef is 1.40129846e-45, must be 0 (not applicable) or a finite number of centipawns from 1 to "
+       "100000"},
+      {"EvalCoefEdges", [](Header& h) { h.eval_coef = 1.0f; }, ""},
+      {"EvalCoefTop", [](Header& h) { h.eval_coef = 100000.0f; }, ""},
+      {"MateScaleAboveI16", [](Header& h) { h.mate_scale = 32768; },
+       "mate_scale is 32768, must be at most 32767 (a mate is stored as an i16 cp)"},
+      {"MateScaleTop", [](Header& h) { h.mate_scale = 32767; }, ""},
+      {"SlackWithoutScale", [](Header& h) { h.mate_slack = 100; },
+       "mate_slack is 100 but mate_scale is 0 (no mates); a slack needs a mate_scale"},
+      {"SlackReachesScale", [](Header& h) { h.mate_scale = 100, h.mate_slack = 100; },
+       "mate_slack 100 reaches mate_scale 100: the mate threshold mate_scale - slack must be at least 1"},
+      {"SlackJustBelowScale", [](Header& h) { h.mate_scale = 101, h.mate_slack = 100; }, ""},
+      {"DefaultSlackReachesScale", [](Header& h) { h.mate_scale = 320; },
+       "mate_slack 0 (the default 320) reaches mate_scale 320: the mate threshold mate_scale - slack must be "
+       "at least 1"},
+      {"DefaultSlackBelowScale", [](Header& h) { h.mate_scale = 321; }, ""},
+  };
+}
+
+TEST(Header, NumbersAConsumerCannotUseAreRefused) {
+  for (const NumberCase& c : number_cases()) {
+    SCOPED_TRACE(c.name);
+    Header h;
+    c.set(h);
+    Status st = validate_header(h);
+    if (c.message.empty()) {
+      EXPECT_TRUE(st.ok()) << st.message();
+    } else {
+      ASSERT_FALSE(st.ok());
+      EXPECT_EQ(st.message(), c.message);
+    }
+    // The reader refuses the same bytes, naming the file.
+    std::vector<uint8_t> b = encoded(h);
+    auto r = Reader::from_memory(b, "teacher.mpk");
+    EXPECT_EQ(r.ok(), c.message.empty());
+    if (!r.ok()) {
+      EXPECT_EQ(r.status().message(), "teacher.mpk: header: " + c.message);
+    }
+    // The writer refuses to write it, before the file exists.
+    std::string path = ::testing::TempDir() + "/mpk_num_" + std::to_string(::getpid());
+    std::filesystem::remove(path);
+    auto w = Writer::create(path, h);
+    EXPECT_EQ(w.ok(), c.message.empty());
+    if (!w.ok()) {
+      EXPECT_EQ(w.status().message(), path + ": header: " + c.message);
+      EXPECT_FALSE(std::filesystem::exists(path));
+    } else {
+      ASSERT_TRUE(w->close().ok());
+      std::filesystem::remove(path);
+    }
+  }
 }
 
 TEST(Header, ReaderAndWriterPrefixThePath) {

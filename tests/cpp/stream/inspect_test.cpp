@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -17,8 +18,12 @@ Record make(uint8_t board, float z, float q, uint16_t ply, std::vector<uint32_t>
   r.ply = ply;
   r.value_z = z;
   r.value_q = q;
-  r.packed.assign(96, 0xFF);
-  r.packed[0] = board;
+  // Kings on 5a and 5i, and `board` pawns in Black's hand to tell boards apart.
+  r.packed.assign(96, 0);
+  std::fill(r.packed.begin(), r.packed.begin() + 81, 0xFF);
+  r.packed[36] = 0x10;
+  r.packed[44] = 0x00;
+  r.packed[81] = board;
   for (size_t i = 0; i < visits.size(); ++i) {
     r.candidates.push_back({static_cast<uint16_t>(i), visits[i], kNoCp});
   }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../shogi/random_positions.h"
 #include "stream/reader.h"
 #include "stream/record.h"
 #include "stream/writer.h"
@@ -30,16 +31,23 @@ std::vector<uint8_t> slurp(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
+// Random valid records: a 96-byte position is one met in a random game
+// (other widths are any bytes: only 96 is a shogi position); the moves of a
+// record are distinct move16s.
 struct Gen {
   std::mt19937_64 rng;
-  explicit Gen(uint64_t seed) : rng(seed) {}
+  std::vector<shogi::Packed> positions;
+  std::vector<uint16_t> moves;  // every move16, 13,689 of them
+  explicit Gen(uint64_t seed) : rng(seed), positions(testing::random_game_positions(2000, seed)) {
+    for (int from = 0; from <= 87; ++from) {
+      for (int to = 0; to < 81; ++to) {
+        moves.push_back(static_cast<uint16_t>(to | from << 7));
+        if (from < 81) moves.push_back(static_cast<uint16_t>(to | from << 7 | 1 << 14));
+      }
+    }
+  }
   uint64_t u(uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); }
 
-  uint16_t move() {
-    int from = static_cast<int>(u(0, 87));
-    bool promote = from < 81 && u(0, 3) == 0;
-    return static_cast<uint16_t>(u(0, 80) | (from << 7) | (promote ? 1 << 14 : 0));
-  }
   float value_q() {
     switch (u(0, 5)) {
       case 0: return 1.0f;
@@ -48,20 +56,27 @@ struct Gen {
       default: return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
     }
   }
-  Record record(PolicySource source, size_t packed_len, size_t max_cand) {
+  // max_cand candidates when exactly, else 1..max_cand.
+  Record record(PolicySource source, size_t packed_len, size_t max_cand, bool exactly = false) {
     Record r;
     r.ply = static_cast<uint16_t>(u(0, 65535));
     static const float zs[] = {-1.0f, 0.0f, 1.0f};
     r.value_z = zs[u(0, 2)];
     r.value_q = value_q();
-    r.packed.resize(packed_len);
-    for (auto& b : r.packed) b = static_cast<uint8_t>(u(0, 255));
-    size_t n = u(1, max_cand);
+    if (packed_len == kShogiPackedLen) {
+      const shogi::Packed& p = positions[u(0, positions.size() - 1)];
+      r.packed.assign(p.begin(), p.end());
+    } else {
+      r.packed.resize(packed_len);
+      for (auto& b : r.packed) b = static_cast<uint8_t>(u(0, 255));
+    }
+    size_t n = exactly ? max_cand : u(1, max_cand);
     bool visits = source == PolicySource::Visits || u(0, 1);
     bool cp = source == PolicySource::Cp || u(0, 1);
     for (size_t i = 0; i < n; ++i) {
+      std::swap(moves[i], moves[u(i, moves.size() - 1)]);  // n distinct moves, in random order
       Candidate c;
-      c.mv = move();
+      c.mv = moves[i];
       c.visits = visits ? static_cast<uint32_t>(u(1, u(0, 1) ? 0xFFFFFFFFu : 1000)) : kNoVisits;
       c.cp = cp ? static_cast<int16_t>(static_cast<int>(u(0, 65534)) - 32767) : kNoCp;
       r.candidates.push_back(c);
@@ -90,8 +105,8 @@ void round_trip(PolicySource source, size_t packed_len, size_t max_cand, size_t 
   h.mate_slack = 100;
   h.eval_coef = 756.0865f;
   std::vector<Record> records;
-  for (size_t i = 0; i < count; ++i) records.push_back(gen.record(source, packed_len, max_cand));
-  while (records[0].candidates.size() < max_cand) records[0].candidates.push_back(records[0].candidates[0]);
+  records.push_back(gen.record(source, packed_len, max_cand, true));  // one at the most
+  for (size_t i = 1; i < count; ++i) records.push_back(gen.record(source, packed_len, max_cand));
 
   std::string path = temp_path("mpk_rt");
   {
@@ -141,8 +156,9 @@ TEST(RoundTrip, OtherPackedLengths) {
   round_trip(PolicySource::Visits, 65535, 3, 40, 5);
 }
 TEST(RoundTrip, LargestRecords) {
-  // n_cand and packed_len at their maximum: 589,827-byte records.
-  round_trip(PolicySource::Visits, 65535, 65535, 6, 6);
+  // packed_len at its maximum, and as many candidates as there are distinct
+  // move16s (rule 9): 175,059-byte records.
+  round_trip(PolicySource::Visits, 65535, 13689, 6, 6);
 }
 
 TEST(Writer, ReadableAfterEveryFlushAndOnRecordBoundaries) {

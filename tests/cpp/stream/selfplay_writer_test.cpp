@@ -22,10 +22,14 @@ class SelfPlayTest : public ::testing::Test {
   void SetUp() override { path_ = ::testing::TempDir() + "/mpk_sp_" + std::to_string(::getpid()); }
   void TearDown() override { fs::remove(path_); }
 
-  // A 96-byte position whose side to move is side; tag marks it apart.
+  // A 96-byte position whose side to move is side: the two kings on 5a and
+  // 5i, and tag pawns (at most 18) in Black's hand to mark it apart.
   static std::vector<uint8_t> position(uint8_t side, uint8_t tag) {
-    std::vector<uint8_t> p(96, 0xFF);
-    p[0] = tag;
+    std::vector<uint8_t> p(96, 0);
+    std::fill(p.begin(), p.begin() + 81, 0xFF);
+    p[36] = 0x10;  // 5a: White's king
+    p[44] = 0x00;  // 5i: Black's king
+    p[81] = tag;
     p[95] = side;
     return p;
   }
@@ -84,7 +88,7 @@ TEST_F(SelfPlayTest, ValueZFollowsEachRecordsSideToMove) {
     SCOPED_TRACE(i);
     EXPECT_EQ(recs[i].value_z, want_z[i]);
     EXPECT_EQ(recs[i].ply, want_ply[i]);
-    EXPECT_EQ(recs[i].packed[0], i + 1);
+    EXPECT_EQ(recs[i].packed[81], i + 1);
     // Zero-visit moves are not stored; every candidate has NO_CP.
     ASSERT_EQ(recs[i].candidates.size(), 2u);
     EXPECT_EQ(recs[i].candidates[0], (Candidate{0x0A33, 500, kNoCp}));
@@ -159,6 +163,18 @@ TEST_F(SelfPlayTest, MisuseIsRefused) {
   std::vector<VisitedMove> bad_move = {{0x8A33, 4}};
   EXPECT_EQ(w->add_position(position(1, 0), 1, 0.0f, bad_move).message(),
             path_ + ": game 0, position 1: candidate 0: mv 0x8A33 has bit 15 set");
+  std::vector<VisitedMove> twice = {{0x0A33, 4}, {0x1E33, 2}, {0x0A33, 1}};
+  EXPECT_EQ(w->add_position(position(1, 0), 1, 0.0f, twice).message(),
+            path_ + ": game 0, position 1: mv 0x0A33 is listed twice (candidates 0 and 2); a record lists each "
+                    "move at most once");
+  std::vector<uint8_t> unknown = position(1, 0);
+  unknown[37] = 0x37;
+  EXPECT_EQ(w->add_position(unknown, 1, 0.0f, moves_).message(),
+            path_ + ": game 0, position 1: packed byte 37: unknown board byte 0x37");
+  std::vector<uint8_t> kingless = position(1, 0);
+  kingless[44] = 0xFF;
+  EXPECT_EQ(w->add_position(kingless, 1, 0.0f, moves_).message(),
+            path_ + ": game 0, position 1: packed position: Black has no king");
   EXPECT_EQ(w->positions_in_game(), 1u);  // refused positions are not kept
   ASSERT_TRUE(w->end_game(GameResult::WhiteWin).ok());
   ASSERT_TRUE(w->close().ok());

@@ -1,6 +1,7 @@
 // Every validation rule, refused twice: by the writer before anything is
 // written, and by the reader over raw bytes that bypass the writer, with the
-// message naming the file, the record index and its byte offset.
+// message naming the file, the record index and its byte offset (and, for
+// the position, the byte within it).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -14,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "shogi/pack.h"
+#include "shogi/position.h"
 #include "stream/format.h"
 #include "stream/header.h"
 #include "stream/reader.h"
@@ -33,8 +36,8 @@ Record valid_record(PolicySource source) {
   r.ply = 12;
   r.value_z = 1.0f;
   r.value_q = 0.25f;
-  r.packed.assign(kShogiPackedLen, 0xFF);
-  r.packed.back() = 0;
+  const shogi::Packed start = shogi::pack(shogi::Position::startpos());
+  r.packed.assign(start.begin(), start.end());
   bool visits = source == PolicySource::Visits;
   r.candidates = {
       {move16(60, 51), visits ? 700u : kNoVisits, visits ? kNoCp : int16_t{120}},
@@ -140,6 +143,28 @@ std::vector<RuleCase> rule_cases() {
          for (auto& c : r.candidates) c.cp = kNoCp, c.visits = 5;
        },
        "policy_source is 1 (cp) but no candidate has cp (all NO_CP)"},
+      {"MoveListedTwice", V, [](Record& r) { r.candidates[2].mv = r.candidates[0].mv; },
+       "mv 0x1E33 is listed twice (candidates 0 and 2); a record lists each move at most once"},
+      {"MoveListedTwiceByCp", C, [](Record& r) { r.candidates[2].mv = r.candidates[1].mv; },
+       "mv 0x28A8 is listed twice (candidates 1 and 2); a record lists each move at most once"},
+      // Square 37 is 5b, empty in the initial position.
+      {"PositionUnknownBoardByte", V, [](Record& r) { r.packed[37] = 0x37; },
+       "packed byte 37: unknown board byte 0x37"},
+      {"PositionHandOverfull", V, [](Record& r) { r.packed[81] = 19; },
+       "packed byte 81: Black's hand holds 19 pawns, more than 18"},
+      {"PositionSideByte", C, [](Record& r) { r.packed[95] = 2; },
+       "packed byte 95: side to move 0x02, expected 0 or 1"},
+      {"PositionSecondKing", V, [](Record& r) { r.packed[40] = 0x10; },
+       "packed byte 40: White has a second king, on 5e"},
+      {"PositionNoKing", V, [](Record& r) { r.packed[44] = 0xFF; }, "packed position: Black has no king"},
+      {"PositionTooManyPawns", V, [](Record& r) { r.packed[88] = 1; },
+       "packed position: 19 pawns on the board and in hands, more than the 18 of a set"},
+      {"PositionNotToMoveInCheck", V,
+       [](Record& r) {
+         r.packed[shogi::make_square(2, 8)] = 0xFF;  // Black's rook from 2h ...
+         r.packed[shogi::make_square(5, 2)] = 0x01;  // ... to 5b, beside White's king; Black to move
+       },
+       "packed byte 36: White, not to move, is in check"},
   };
 }
 
@@ -276,7 +301,20 @@ TEST(Validate, AcceptsBothHalvesAndNegativeZero) {
   EXPECT_EQ(*n, 1u);
 }
 
-TEST(Validate, WriterRefusesMoreThan65535Candidates) {
+// All 13,689 distinct move16s (81 destinations x (81 origins x promoting or
+// not + 7 drops)): the longest list rule 9 allows.
+std::vector<Candidate> every_move16() {
+  std::vector<Candidate> out;
+  for (int from = 0; from <= 87; ++from) {
+    for (int to = 0; to < 81; ++to) {
+      out.push_back({move16(from, to), 1, kNoCp});
+      if (from < 81) out.push_back({move16(from, to, true), 1, kNoCp});
+    }
+  }
+  return out;
+}
+
+TEST(Validate, WriterRefusesMoreThan65535CandidatesAndAnyRepeat) {
   fs::path path = fs::path(::testing::TempDir()) / ("mpk_many_" + std::to_string(::getpid()));
   auto w = Writer::create(path.string(), Header{});
   ASSERT_TRUE(w.ok());
@@ -285,9 +323,24 @@ TEST(Validate, WriterRefusesMoreThan65535Candidates) {
   Status st = w->write(r);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.message(), path.string() + ": record 0 at byte 24: 65536 candidates, n_cand holds at most 65535");
+  // 65535 fit n_cand, but no list that long can be free of repeats.
   r.candidates.resize(65535);
+  st = w->write(r);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), path.string() +
+                              ": record 0 at byte 24: mv 0x1E33 is listed twice (candidates 0 and 1); a record "
+                              "lists each move at most once");
+  r.candidates = every_move16();
+  ASSERT_EQ(r.candidates.size(), 13689u);
   EXPECT_TRUE(w->write(r).ok());
+  r.candidates.push_back(r.candidates[13688]);
+  EXPECT_FALSE(w->write(r).ok());
   ASSERT_TRUE(w->close().ok());
+  auto reader = Reader::open(path.string());
+  ASSERT_TRUE(reader.ok());
+  auto n = validate_all(*reader);
+  ASSERT_TRUE(n.ok()) << n.status().message();
+  EXPECT_EQ(*n, 1u);
   fs::remove(path);
 }
 

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 #include "../engine/engine_fixture.h"
 #include "shard/corpus_writer.h"
@@ -241,9 +242,42 @@ TEST(Convert, BadConventionsAndInputsAreRefused) {
   Scratch dir;
   auto o = options({fixture()}, dir.path("out.mpk"));
   o.eval_coef = 0;
-  EXPECT_EQ(convert(o).status().message(), "teacher convert: eval_coef 0.000000: must be a positive number");
+  EXPECT_EQ(convert(o).status().message(),
+            "teacher convert: --eval-coef 0 is out of range: must be a finite number of centipawns from 1 to 100000");
   o = options({dir.path("nothing.parquet")}, dir.path("out.mpk"));
   EXPECT_EQ(convert(o).status().message(), dir.path("nothing.parquet") + ": no such file or directory");
+}
+
+// --eval-coef 1e40 is a finite double that the header's f32 would hold as
+// inf (and the stream reader refuses inf): refused before anything is
+// written, in one line naming the option. So is everything outside the
+// header's range.
+TEST(Convert, EvalCoefTheHeaderCannotHoldIsRefused) {
+  Scratch dir;
+  const std::string out = dir.path("out.mpk");
+  auto o = options({fixture()}, out);
+  o.eval_coef = 1e40;
+  Status st = convert(o).status();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message(),
+            "teacher convert: --eval-coef 1e+40 is out of range: must be a finite number of centipawns from 1 to "
+            "100000 (the header's f32 would hold inf)");
+  EXPECT_EQ(st.message().find('\n'), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  for (double bad : {std::numeric_limits<double>::infinity(), std::nan(""), -600.0, 0.5, 100000.5, 1e6}) {
+    o.eval_coef = bad;
+    st = convert(o).status();
+    ASSERT_FALSE(st.ok()) << bad;
+    EXPECT_EQ(st.message().rfind("teacher convert: --eval-coef ", 0), 0u) << st.message();
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+  o.overwrite = true;  // the second edge replaces the first one's output
+  for (double edge : {1.0, 100000.0}) {
+    o.eval_coef = edge;
+    auto ok = convert(o);
+    ASSERT_TRUE(ok.ok()) << edge << ": " << ok.status().message();
+    EXPECT_EQ(ok->header.eval_coef, static_cast<float>(edge));
+  }
 }
 
 }  // namespace
