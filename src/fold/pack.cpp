@@ -84,7 +84,7 @@ Result<PackSummary> pack(const std::vector<std::string>& streams, const PackOpti
   MANAKA_RETURN_NOT_OK(check_options(options));
   MANAKA_ASSIGN_OR_RETURN(Inputs inputs, open_inputs(streams));
   MANAKA_RETURN_NOT_OK(create_parent(options.prefix));
-  MANAKA_ASSIGN_OR_RETURN(shard::ShardSetLock lock, shard::ShardSetLock::acquire(options.prefix));
+  MANAKA_ASSIGN_OR_RETURN(FileLock lock, shard::lock_shard_set(options.prefix));
   MANAKA_RETURN_NOT_OK(check_outputs(options, inputs.paths));
 
   PackSummary summary;

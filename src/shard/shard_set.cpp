@@ -1,10 +1,5 @@
 #include "shard/shard_set.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
@@ -133,50 +128,11 @@ Status check_shard_sets(const std::vector<std::string>& paths, bool require_comp
   return Status();
 }
 
-Result<ShardSetLock> ShardSetLock::acquire(const std::string& prefix) {
+Result<FileLock> lock_shard_set(const std::string& prefix) {
   const fs::path p(prefix);
   const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  const std::string path = (dir / ("." + p.filename().string() + ".lock")).string();
-  // The holder removes the file when it lets go; a run that locked a file
-  // just removed (its inode no longer the path's) tries again.
-  for (;;) {
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) return io_error(path, "cannot open the lock file", errno);
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const int err = errno;
-      ::close(fd);
-      if (err == EWOULDBLOCK)
-        return Status::usage(prefix + ": another run is writing shards of this prefix (it holds " + path + ")");
-      return io_error(path, "cannot lock", err);
-    }
-    struct stat held, named;
-    if (::fstat(fd, &held) == 0 && ::stat(path.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
-        held.st_dev == named.st_dev) {
-      ShardSetLock lock;
-      lock.fd_ = fd;
-      lock.path_ = path;
-      return lock;
-    }
-    ::close(fd);
-  }
+  return FileLock::acquire((dir / ("." + p.filename().string() + ".lock")).string(),
+                           prefix + ": another run is writing shards of this prefix");
 }
-
-void ShardSetLock::release() {
-  if (fd_ < 0) return;
-  ::unlink(path_.c_str());  // while still held: the next run's stat check sees it
-  ::close(fd_);
-  fd_ = -1;
-}
-
-ShardSetLock& ShardSetLock::operator=(ShardSetLock&& other) noexcept {
-  if (this != &other) {
-    release();
-    fd_ = std::exchange(other.fd_, -1);
-    path_ = std::move(other.path_);
-  }
-  return *this;
-}
-
-ShardSetLock::~ShardSetLock() { release(); }
 
 }  // namespace manaka::shard

@@ -10,7 +10,7 @@
 //   manaka.set.shards  how many files the set has
 //   manaka.set.rows    rows in the whole set
 // A set is written as temporaries, renamed into place together at the end,
-// under a lock that keeps a second run off the prefix (ShardSetLock). A run
+// under a lock that keeps a second run off the prefix (lock_shard_set). A run
 // killed while renaming leaves files of two sets under one prefix, which
 // check_shard_sets refuses, naming them; rerunning the pack repairs it.
 #pragma once
@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/file_lock.h"
 #include "core/status.h"
 
 namespace manaka::shard {
@@ -46,24 +47,8 @@ std::string shard_prefix(const std::string& path);
 // recorded, or by other tools) pass unchecked. Reads only the footers.
 Status check_shard_sets(const std::vector<std::string>& paths, bool require_complete = true);
 
-// An exclusive lock on a prefix: flock(2) on "<dir>/.<name>.lock", released
-// when the holder ends, however it ends. The holder removes the file as it
-// lets go (a kill -9 leaves it, empty and unlocked, for the next run).
-class ShardSetLock {
- public:
-  static Result<ShardSetLock> acquire(const std::string& prefix);
-  ShardSetLock() = default;
-  ShardSetLock(ShardSetLock&& other) noexcept
-      : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
-  ShardSetLock& operator=(ShardSetLock&& other) noexcept;
-  ShardSetLock(const ShardSetLock&) = delete;
-  ShardSetLock& operator=(const ShardSetLock&) = delete;
-  ~ShardSetLock();
-  void release();
-
- private:
-  int fd_ = -1;
-  std::string path_;
-};
+// The lock that keeps a second run off a prefix: core/file_lock.h on
+// "<dir>/.<name>.lock".
+Result<FileLock> lock_shard_set(const std::string& prefix);
 
 }  // namespace manaka::shard

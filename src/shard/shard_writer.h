@@ -32,7 +32,7 @@
 // removes <prefix>-NNNNN.parquet.tmp-<pid> files whose process no longer
 // exists (the shards of a killed run on this machine).
 //
-// The caller holds the prefix's ShardSetLock and has applied the output
+// The caller holds the prefix's lock (lock_shard_set) and has applied the output
 // policy (an existing set is replaced only when asked); the writer knows the
 // set's row count up front, so every footer carries the set's identity
 // (shard/shard_set.h).
