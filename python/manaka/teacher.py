@@ -38,6 +38,9 @@ __all__ = [
 
 PathLike = Union[str, os.PathLike]
 
+# generate()'s defaults, defined once in C++ (teacher/generate.h).
+_DEFAULTS = _core.generate_defaults()
+
 
 def convert(
     corpus: Union[PathLike, Sequence[PathLike]],
@@ -77,16 +80,16 @@ def generate(
     output: PathLike,
     *,
     games: int,
-    multipv: int = 5,
+    multipv: int = _DEFAULTS["multipv"],
     depth: Optional[int] = None,
     nodes: Optional[int] = None,
-    workers: int = 1,
-    seed: int = 0,
-    opening_plies: int = 0,
-    max_plies: int = 320,
-    mate_scale: int = 32000,
+    workers: int = _DEFAULTS["workers"],
+    seed: int = _DEFAULTS["seed"],
+    opening_plies: int = _DEFAULTS["opening_plies"],
+    max_plies: int = _DEFAULTS["max_plies"],
+    mate_scale: int = _DEFAULTS["mate_scale"],
     engine_options: Optional[Mapping[str, str]] = None,
-    engine_timeout: float = 60.0,
+    engine_timeout: float = _DEFAULTS["engine_timeout"],
     progress: bool = False,
     overwrite: bool = False,
 ) -> dict:

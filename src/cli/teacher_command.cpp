@@ -39,7 +39,6 @@ void add_generate(CLI::App& parent) {
     bool json = false, quiet = false;
   };
   auto a = std::make_shared<Args>();
-  a->o.engine.multipv = 5;
   cmd->add_option("--engine", a->o.engine.path, "USI engine executable (e.g. /usr/games/fairy-stockfish)")
       ->required();
   cmd->add_option("--games", a->o.games, "games to play")->required()->transform(checks::integer(1, INT_MAX));

@@ -120,11 +120,24 @@ void bind_teacher(nb::module_ m) {
         "mate_slack"_a.none() = 0, "fv_scale"_a.none() = 0, "columns"_a = std::map<std::string, std::string>{}, "strict"_a = false,
         "progress"_a = false, "threads"_a.none() = 0, "overwrite"_a = false,
         "Teacher corpora -> one MPK1 stream; the summary as a JSON string.");
-  m.def("generate", &generate, "engine"_a, "output"_a, "games"_a.none(), "multipv"_a.none() = 5,
-        "depth"_a = nb::none(), "nodes"_a = nb::none(), "workers"_a.none() = 1, "seed"_a.none() = 0,
-        "opening_plies"_a.none() = 0, "max_plies"_a.none() = 320, "mate_scale"_a.none() = 32000, "engine_options"_a = std::map<std::string, std::string>{},
-        "engine_timeout"_a.none() = 60.0, "progress"_a = false, "overwrite"_a = false,
+  const teacher::GenerateOptions d;
+  m.def("generate", &generate, "engine"_a, "output"_a, "games"_a.none(), "multipv"_a.none() = d.engine.multipv,
+        "depth"_a = nb::none(), "nodes"_a = nb::none(), "workers"_a.none() = d.workers, "seed"_a.none() = d.seed,
+        "opening_plies"_a.none() = d.opening_plies, "max_plies"_a.none() = d.max_plies,
+        "mate_scale"_a.none() = d.mate_scale, "engine_options"_a = std::map<std::string, std::string>{},
+        "engine_timeout"_a.none() = d.engine.search_timeout_ms / 1000.0, "progress"_a = false, "overwrite"_a = false,
         "Engine games -> a teacher corpus (parquet); the summary as a JSON string.");
+  m.def("generate_defaults", [d] {
+        nb::dict out;
+        out["multipv"] = d.engine.multipv;
+        out["workers"] = d.workers;
+        out["seed"] = d.seed;
+        out["opening_plies"] = d.opening_plies;
+        out["max_plies"] = d.max_plies;
+        out["mate_scale"] = d.mate_scale;
+        out["engine_timeout"] = d.engine.search_timeout_ms / 1000.0;
+        return out;
+      }, "generate()'s defaults, defined once in C++ (teacher/generate.h).");
 
   nb::class_<engine::Engine>(m, "_Engine", "One USI or UCI engine process.")
       .def_static(

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/bytes.h"
+#include "core/text.h"
 
 namespace manaka::stream {
 
@@ -62,9 +63,7 @@ Status validate_header(const Header& h) {
   }
   const bool eval_coef_absent = std::bit_cast<uint32_t>(h.eval_coef) == 0;  // +0.0 only
   if (!eval_coef_absent && !(h.eval_coef >= kMinEvalCoef && h.eval_coef <= kMaxEvalCoef)) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(h.eval_coef));
-    return Status::invalid(std::string("eval_coef is ") + text +
+    return Status::invalid("eval_coef is " + number_text(h.eval_coef) +
                            ", must be 0 (not applicable) or a finite number of centipawns from 1 to 100000");
   }
   if (h.mate_scale > kMaxMateScale) {

@@ -1,4 +1,5 @@
 #include "stream/quantize.h"
+#include "core/text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -20,9 +21,7 @@ Status quantize_policy(std::span<const uint16_t> moves, std::span<const float> p
   for (size_t i = 0; i < moves.size(); ++i) {
     float p = probs[i];
     if (!(std::isfinite(p) && p >= 0.0f && p <= 1.0f)) {
-      char buf[48];
-      std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(p));
-      return Status::invalid("quantize_policy: probability " + std::to_string(i) + " is " + buf +
+      return Status::invalid("quantize_policy: probability " + std::to_string(i) + " is " + number_text(p) +
                              ", must be finite and within [0, 1]");
     }
     uint32_t visits = quantize_probability(p);

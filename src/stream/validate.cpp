@@ -10,16 +10,12 @@
 
 #include "shogi/pack.h"
 #include "stream/record.h"
+#include "core/text.h"
 
 namespace manaka::stream {
 
 namespace {
 
-std::string float_text(float v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-  return buf;
-}
 
 std::string hex16(uint16_t v) {
   char buf[8];
@@ -198,10 +194,10 @@ Status validate_prefix(float value_z, float value_q, size_t n_cand) {
     return Status::invalid(std::to_string(n_cand) + " candidates, n_cand holds at most 65535");
   }
   if (!(value_z == -1.0f || value_z == 0.0f || value_z == 1.0f)) {
-    return Status::invalid("value_z is " + float_text(value_z) + ", must be exactly -1, 0 or 1");
+    return Status::invalid("value_z is " + number_text(value_z) + ", must be exactly -1, 0 or 1");
   }
   if (!(std::isfinite(value_q) && value_q >= -1.0f && value_q <= 1.0f)) {
-    return Status::invalid("value_q is " + float_text(value_q) + ", must be finite and within [-1, 1]");
+    return Status::invalid("value_q is " + number_text(value_q) + ", must be finite and within [-1, 1]");
   }
   return Status();
 }

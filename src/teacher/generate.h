@@ -49,8 +49,17 @@ inline constexpr int kMaxPlies = 65535;  // ply fits the corpus's uint16
 inline constexpr int kMinMateScale = 1000;
 inline constexpr int kMaxMateScale = 32767;
 
+// The defaults live here alone: the command, the binding and manaka.teacher
+// read them from GenerateOptions{} (the binding hands them to Python as
+// generate_defaults()).
+inline constexpr int kDefaultMultiPv = 5;
+
 struct GenerateOptions {
-  engine::EngineOptions engine;  // path, multipv, options, timeouts
+  engine::EngineOptions engine = [] {
+    engine::EngineOptions e;
+    e.multipv = kDefaultMultiPv;
+    return e;
+  }();  // path, multipv, options, timeouts
   engine::SearchLimit limit;
   std::string output;
   int games = 0;

@@ -115,10 +115,10 @@ std::vector<NumberCase> number_cases() {
       {"EvalCoefBelowOne", [](Header& h) { h.eval_coef = std::nextafter(1.0f, 0.0f); },
        "eval_coef is 0.99999994, must be 0 (not applicable) or a finite number of centipawns from 1 to 100000"},
       {"EvalCoefAboveRange", [](Header& h) { h.eval_coef = std::nextafter(100000.0f, 1e9f); },
-       "eval_coef is 100000.008, must be 0 (not applicable) or a finite number of centipawns from 1 to "
+       "eval_coef is 100000.01, must be 0 (not applicable) or a finite number of centipawns from 1 to "
        "100000"},
       {"EvalCoefDenormal", [](Header& h) { h.eval_coef = std::numeric_limits<float>::denorm_min(); },
-       "eval_coef is 1.40129846e-45, must be 0 (not applicable) or a finite number of centipawns from 1 to "
+       "eval_coef is 1e-45, must be 0 (not applicable) or a finite number of centipawns from 1 to "
        "100000"},
       {"EvalCoefEdges", [](Header& h) { h.eval_coef = 1.0f; }, ""},
       {"EvalCoefTop", [](Header& h) { h.eval_coef = 100000.0f; }, ""},

@@ -51,7 +51,7 @@ TEST(Quantize, RefusesBadInput) {
   EXPECT_EQ(quantize_policy(mvs, one, out).message(), "quantize_policy: 2 moves but 1 probabilities");
   std::vector<float> neg = {0.5f, -0.1f};
   EXPECT_EQ(quantize_policy(mvs, neg, out).message(),
-            "quantize_policy: probability 1 is -0.100000001, must be finite and within [0, 1]");
+            "quantize_policy: probability 1 is -0.1, must be finite and within [0, 1]");
   std::vector<float> nan = {std::nanf(""), 0.5f};
   EXPECT_EQ(quantize_policy(mvs, nan, out).message(),
             "quantize_policy: probability 0 is nan, must be finite and within [0, 1]");

@@ -115,7 +115,7 @@ std::vector<RuleCase> rule_cases() {
       {"ValueQInf", V, [](Record& r) { r.value_q = -std::numeric_limits<float>::infinity(); },
        "value_q is -inf, must be finite and within [-1, 1]"},
       {"ValueQAboveOne", V, [](Record& r) { r.value_q = std::nextafter(1.0f, 2.0f); },
-       "value_q is 1.00000012, must be finite and within [-1, 1]"},
+       "value_q is 1.0000001, must be finite and within [-1, 1]"},
       {"ValueQBelowMinusOne", V, [](Record& r) { r.value_q = -1.5f; },
        "value_q is -1.5, must be finite and within [-1, 1]"},
       {"MoveBit15", V, [](Record& r) { r.candidates[1].mv |= 0x8000; },
