@@ -8,8 +8,10 @@ record raises :class:`manaka.TruncatedError`.
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Union
 
 import numpy as np
 
@@ -20,7 +22,7 @@ from manaka._core.stream import (
     SelfPlayWriter,
     Writer,
     _Reader,
-    inspect,
+    _inspect_json,
     quantize_policy,
     selfplay_header,
     validate,
@@ -41,6 +43,13 @@ __all__ = [
     "validate",
     "inspect",
 ]
+
+
+def inspect(path: Union[str, os.PathLike]) -> dict:
+    """What ``manaka stream inspect --json`` prints: the header, record and
+    candidate counts, value_z and value_q, ply, visit totals (self-play) and
+    boards shared between records."""
+    return json.loads(_inspect_json(os.fspath(path)))
 
 
 @dataclass

@@ -33,70 +33,6 @@ namespace {
 using sazpack::ChunkStats;
 using sazpack::GameResult;
 
-std::string ratio(uint64_t n, uint64_t of) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", of ? double(n) / double(of) : 0.0);
-  return buf;
-}
-
-// ---- inspect ----
-
-nlohmann::json stats_json(const std::string& file, const ChunkStats& s) {
-  nlohmann::json results = nlohmann::json::object(), reasons = nlohmann::json::object(),
-                 rules = nlohmann::json::object();
-  for (size_t v = 0; v < s.by_result.size(); ++v)
-    if (s.by_result[v]) results[sazpack::to_string(GameResult(v))] = s.by_result[v];
-  for (size_t v = 0; v < s.by_reason.size(); ++v)
-    if (s.by_reason[v]) reasons[sazpack::to_string(sazpack::TerminationReason(v))] = s.by_reason[v];
-  for (size_t v = 0; v < s.by_rule.size(); ++v)
-    if (s.by_rule[v]) rules[sazpack::to_string(sazpack::EnteringKingRule(v))] = s.by_rule[v];
-  return {{"file", file},
-          {"magic", "SAZ2"},
-          {"version", sazpack::kVersion},
-          {"bytes", s.bytes},
-          {"games", s.games},
-          {"positions", {{"total", s.positions}, {"per_game_min", s.positions_min}, {"per_game_max", s.positions_max}}},
-          {"policy_entries", {{"total", s.entries}, {"per_position_max", s.entries_max}}},
-          {"visits", s.visits},
-          {"requested_visits", s.requested_visits},
-          {"positions_with_mate", s.mates},
-          {"game_result", results},
-          {"termination_reason", reasons},
-          {"entering_king_rule", rules}};
-}
-
-template <size_t N, typename Enum>
-void print_histogram(const char* label, const std::array<uint64_t, N>& counts, Enum) {
-  std::printf("  %-13s", label);
-  const char* sep = "";
-  for (size_t v = 0; v < N; ++v) {
-    if (!counts[v]) continue;
-    std::printf("%s%s %llu", sep, sazpack::to_string(Enum(v)), static_cast<unsigned long long>(counts[v]));
-    sep = ", ";
-  }
-  std::printf("\n");
-}
-
-void print_stats(const std::string& file, const ChunkStats& s) {
-  std::printf("%s\n", file.c_str());
-  std::printf("  chunk        SAZ2 version %u, %llu bytes\n", sazpack::kVersion,
-              static_cast<unsigned long long>(s.bytes));
-  std::printf("  games        %llu; positions per game %llu..%llu\n", static_cast<unsigned long long>(s.games),
-              static_cast<unsigned long long>(s.positions_min), static_cast<unsigned long long>(s.positions_max));
-  std::printf("  positions    %llu (%s bytes each); %llu with a proven mate\n",
-              static_cast<unsigned long long>(s.positions), ratio(s.bytes, s.positions).c_str(),
-              static_cast<unsigned long long>(s.mates));
-  std::printf("  policy       %llu entries, %s per position, at most %llu\n",
-              static_cast<unsigned long long>(s.entries), ratio(s.entries, s.positions).c_str(),
-              static_cast<unsigned long long>(s.entries_max));
-  std::printf("  visits       %s per position (requested %s)\n", ratio(s.visits, s.positions).c_str(),
-              ratio(s.requested_visits, s.positions).c_str());
-  if (s.games == 0) return;
-  print_histogram("results", s.by_result, GameResult{});
-  print_histogram("termination", s.by_reason, sazpack::TerminationReason{});
-  print_histogram("king rule", s.by_rule, sazpack::EnteringKingRule{});
-}
-
 // ---- validate ----
 
 // Codec invariants; with replay, also every game's stem and moves.
@@ -215,9 +151,9 @@ void add_saz_command(CLI::App& app) {
       auto stats = sazpack::inspect_chunk(chunk->bytes());
       exit_on_error(stats.status().ok() ? Status() : Status(stats.status()).with_context(*file + ": "));
       if (*json) {
-        std::printf("%s\n", json_text(stats_json(*file, *stats), 2).c_str());
+        std::printf("%s\n", sazpack::stats_json(*file, *stats).c_str());
       } else {
-        print_stats(*file, *stats);
+        std::fputs(sazpack::format_stats(*file, *stats).c_str(), stdout);
       }
     });
   }

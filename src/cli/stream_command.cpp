@@ -32,17 +32,7 @@ using stream::Pov;
 using stream::Reader;
 using stream::StreamStats;
 
-std::string float_text(double v, int precision = 4) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-  return buf;
-}
-
 void append_float(std::string& out, float v) { out += number_text(v); }
-
-std::string percent(uint64_t n, uint64_t of) {
-  return float_text(of ? 100.0 * static_cast<double>(n) / static_cast<double>(of) : 0.0, 3) + "%";
-}
 
 std::unique_ptr<Progress> make_progress(const Reader& reader, bool quiet) {
   auto p = std::make_unique<Progress>(reader.path(), reader.size());
@@ -75,85 +65,6 @@ int run_validate(const std::vector<std::string>& files, bool quiet) {
 }
 
 // ---- inspect ----
-
-nlohmann::json header_json(const stream::Header& h) {
-  return {{"magic", "MPK1"},
-          {"version", h.version},
-          {"packed_len", h.packed_len},
-          {"pov", static_cast<int>(h.pov)},
-          {"policy_source", static_cast<int>(h.policy_source)},
-          {"mate_scale", h.mate_scale},
-          {"fv_scale", h.fv_scale},
-          {"mate_slack", h.mate_slack},
-          {"eval_coef", h.eval_coef},
-          {"flags", h.flags}};
-}
-
-nlohmann::json stats_json(const std::string& file, const StreamStats& s) {
-  nlohmann::json j = {
-      {"file", file},
-      {"header", header_json(s.header)},
-      {"records", s.records},
-      {"bytes", s.bytes},
-      {"candidates",
-       {{"total", s.candidates}, {"mean", s.cand_mean}, {"min", s.cand_min}, {"p50", s.cand_p50},
-        {"p99", s.cand_p99}, {"max", s.cand_max}}},
-      {"value_z", {{"-1", s.z_loss}, {"0", s.z_draw}, {"1", s.z_win}}},
-      {"value_q", {{"min", s.value_q_min}, {"mean", s.value_q_mean}, {"max", s.value_q_max}}},
-      {"ply", {{"min", s.ply_min}, {"max", s.ply_max}}},
-  };
-  if (s.header.policy_source == PolicySource::Visits) {
-    j["visit_totals"] = {{"min", s.visit_total_min}, {"mean", s.visit_total_mean}, {"max", s.visit_total_max}};
-    j["visited_exactly"] = {{"1", s.share(s.visited_1, s.candidates)},
-                            {"2", s.share(s.visited_2, s.candidates)},
-                            {"3", s.share(s.visited_3, s.candidates)}};
-  }
-  if (s.duplicates_counted) {
-    j["duplicate_boards"] = {{"method", "64-bit hash of packed"},
-                             {"distinct_boards", s.distinct_boards},
-                             {"records_sharing_board", s.records_sharing_board},
-                             {"share", s.share(s.records_sharing_board, s.records)}};
-  }
-  return j;
-}
-
-void print_stats(const std::string& file, const StreamStats& s) {
-  const auto& h = s.header;
-  std::printf("%s\n", file.c_str());
-  std::printf("  header       MPK1 version %u, packed_len %u, pov %d (%s), policy_source %d (%s)\n", h.version,
-              h.packed_len, static_cast<int>(h.pov), h.pov == Pov::Black ? "Black" : "side to move",
-              static_cast<int>(h.policy_source), h.policy_source == PolicySource::Cp ? "cp" : "visits");
-  std::printf("               mate_scale %u, mate_slack %u, fv_scale %u, eval_coef %s, flags %u\n", h.mate_scale,
-              h.mate_slack, h.fv_scale, float_text(h.eval_coef, 9).c_str(), h.flags);
-  std::printf("  records      %llu (%s)\n", static_cast<unsigned long long>(s.records),
-              format_bytes(static_cast<double>(s.bytes)).c_str());
-  if (s.records == 0) return;
-  std::printf("  candidates   per record: mean %s, p50 %u, p99 %u, max %u (min %u); %llu in all\n",
-              float_text(s.cand_mean).c_str(), s.cand_p50, s.cand_p99, s.cand_max, s.cand_min,
-              static_cast<unsigned long long>(s.candidates));
-  if (h.policy_source == PolicySource::Visits) {
-    std::printf("  visits       per record: min %llu, mean %s, max %llu\n",
-                static_cast<unsigned long long>(s.visit_total_min), float_text(s.visit_total_mean, 6).c_str(),
-                static_cast<unsigned long long>(s.visit_total_max));
-    std::printf("               candidates visited exactly 1 / 2 / 3 times: %s / %s / %s\n",
-                percent(s.visited_1, s.candidates).c_str(), percent(s.visited_2, s.candidates).c_str(),
-                percent(s.visited_3, s.candidates).c_str());
-  }
-  std::printf("  value_z      -1: %llu (%s), 0: %llu (%s), 1: %llu (%s)\n", static_cast<unsigned long long>(s.z_loss),
-              percent(s.z_loss, s.records).c_str(), static_cast<unsigned long long>(s.z_draw),
-              percent(s.z_draw, s.records).c_str(), static_cast<unsigned long long>(s.z_win),
-              percent(s.z_win, s.records).c_str());
-  std::printf("  value_q      min %s, mean %s, max %s\n", float_text(s.value_q_min).c_str(),
-              float_text(s.value_q_mean).c_str(), float_text(s.value_q_max).c_str());
-  std::printf("  ply          %u..%u\n", s.ply_min, s.ply_max);
-  if (s.duplicates_counted) {
-    std::printf("  boards       %s of records share a board with another (%llu records; %llu distinct boards;"
-                " by 64-bit hash of packed)\n",
-                percent(s.records_sharing_board, s.records).c_str(),
-                static_cast<unsigned long long>(s.records_sharing_board),
-                static_cast<unsigned long long>(s.distinct_boards));
-  }
-}
 
 // ---- dump ----
 
@@ -247,9 +158,9 @@ void add_stream_command(CLI::App& app) {
       progress->finish();
       exit_on_error(stats.status());
       if (*json) {
-        std::printf("%s\n", json_text(stats_json(*file, *stats), 2).c_str());
+        std::printf("%s\n", stream::stats_json(*file, *stats).c_str());
       } else {
-        print_stats(*file, *stats);
+        std::fputs(stream::format_stats(*file, *stats).c_str(), stdout);
       }
     });
   }

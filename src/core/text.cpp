@@ -1,5 +1,6 @@
 #include "core/text.h"
 
+#include <cstdarg>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -65,6 +66,24 @@ std::string printable(std::string_view s) {
     i += n;
   }
   return out;
+}
+
+void append_format(std::string& out, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char buf[512];
+  const int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if (size_t(n) < sizeof buf) {
+    out.append(buf, size_t(n));
+    return;
+  }
+  std::string big(size_t(n) + 1, '\0');
+  va_start(ap, fmt);
+  std::vsnprintf(big.data(), big.size(), fmt, ap);
+  va_end(ap);
+  out.append(big.data(), size_t(n));
 }
 
 std::string number_text(double v) {

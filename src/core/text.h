@@ -21,6 +21,9 @@ std::string printable(std::string_view s);
 std::string number_text(double v);
 std::string number_text(float v);
 
+// printf into the end of out (a summary built line by line).
+void append_format(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
 // j.dump(indent), with strings that are not UTF-8 written with U+FFFD in
 // place of each bad byte instead of throwing (nlohmann's type_error.316).
 std::string json_text(const nlohmann::json& j, int indent = -1);

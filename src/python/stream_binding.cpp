@@ -88,28 +88,6 @@ stream::GameResult result_of(int64_t black_view) {
                                     ": must be 1 (Black won), -1 (White won) or 0 (draw)")};
 }
 
-nb::dict stats_to_dict(const stream::StreamStats& s) {
-  nb::dict d;
-  d["records"] = s.records;
-  d["bytes"] = s.bytes;
-  d["candidates"] = s.candidates;
-  d["cand_mean"] = s.cand_mean;
-  d["cand_p50"] = s.cand_p50;
-  d["cand_p99"] = s.cand_p99;
-  d["cand_max"] = s.cand_max;
-  if (s.header.policy_source == stream::PolicySource::Visits) {
-    d["visit_total_min"] = s.visit_total_min;
-    d["visit_total_mean"] = s.visit_total_mean;
-    d["visit_total_max"] = s.visit_total_max;
-    d["visited_1"] = s.share(s.visited_1, s.candidates);
-    d["visited_2"] = s.share(s.visited_2, s.candidates);
-    d["visited_3"] = s.share(s.visited_3, s.candidates);
-  }
-  d["value_z"] = nb::make_tuple(s.z_loss, s.z_draw, s.z_win);
-  d["records_sharing_board"] = s.share(s.records_sharing_board, s.records);
-  return d;
-}
-
 }  // namespace
 
 void bind_stream(nb::module_ m) {
@@ -257,15 +235,15 @@ void bind_stream(nb::module_ m) {
         nb::gil_scoped_release release;
         return unwrap(stream::validate_all(reader));
       }, "path"_a, "Reads and validates every record; returns the record count.");
-  m.def("inspect", [](const std::string& path) {
+  m.def("_inspect_json", [](const std::string& path) {
         auto reader = unwrap(stream::Reader::open(path));
         stream::StreamStats stats;
         {
           nb::gil_scoped_release release;
           stats = unwrap(stream::inspect(reader));
         }
-        return stats_to_dict(stats);
-      }, "path"_a);
+        return stream::stats_json(path, stats);
+      }, "path"_a, "The statistics `manaka stream inspect --json` prints, as JSON text.");
 }
 
 }  // namespace manaka::python

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <span>
 
 #include "core/status.h"
@@ -29,5 +30,10 @@ struct ChunkStats {
 
 // Decodes every game (each invariant of the codec checked) and counts.
 Result<ChunkStats> inspect_chunk(std::span<const uint8_t> chunk);
+
+// The statistics as `manaka saz inspect` prints them: lines of text, or one
+// JSON object (pretty-printed).
+std::string format_stats(const std::string& file, const ChunkStats& stats);
+std::string stats_json(const std::string& file, const ChunkStats& stats);
 
 }  // namespace manaka::sazpack

@@ -1,10 +1,14 @@
 #include "stream/inspect.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <bit>
 #include <cstring>
 
 #include "core/bytes.h"
+#include "core/text.h"
 #include "core/progress.h"
 #include "stream/reader.h"
 
@@ -163,5 +167,102 @@ Result<StreamStats> inspect(Reader& reader, const InspectOptions& options, Progr
   if (progress) progress->update(reader.byte_offset(), reader.record_index());
   return acc.finish(reader.byte_offset());
 }
+
+namespace {
+
+std::string float_text(double v, int precision = 4) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+  return buf;
+}
+
+std::string percent(uint64_t n, uint64_t of) {
+  return float_text(of ? 100.0 * static_cast<double>(n) / static_cast<double>(of) : 0.0, 3) + "%";
+}
+
+nlohmann::json header_json(const Header& h) {
+  return {{"magic", "MPK1"},
+          {"version", h.version},
+          {"packed_len", h.packed_len},
+          {"pov", static_cast<int>(h.pov)},
+          {"policy_source", static_cast<int>(h.policy_source)},
+          {"mate_scale", h.mate_scale},
+          {"fv_scale", h.fv_scale},
+          {"mate_slack", h.mate_slack},
+          {"eval_coef", h.eval_coef},
+          {"flags", h.flags}};
+}
+
+nlohmann::json stats_object(const std::string& file, const StreamStats& s) {
+  nlohmann::json j = {
+      {"file", file},
+      {"header", header_json(s.header)},
+      {"records", s.records},
+      {"bytes", s.bytes},
+      {"candidates",
+       {{"total", s.candidates}, {"mean", s.cand_mean}, {"min", s.cand_min}, {"p50", s.cand_p50},
+        {"p99", s.cand_p99}, {"max", s.cand_max}}},
+      {"value_z", {{"-1", s.z_loss}, {"0", s.z_draw}, {"1", s.z_win}}},
+      {"value_q", {{"min", s.value_q_min}, {"mean", s.value_q_mean}, {"max", s.value_q_max}}},
+      {"ply", {{"min", s.ply_min}, {"max", s.ply_max}}},
+  };
+  if (s.header.policy_source == PolicySource::Visits) {
+    j["visit_totals"] = {{"min", s.visit_total_min}, {"mean", s.visit_total_mean}, {"max", s.visit_total_max}};
+    j["visited_exactly"] = {{"1", s.share(s.visited_1, s.candidates)},
+                            {"2", s.share(s.visited_2, s.candidates)},
+                            {"3", s.share(s.visited_3, s.candidates)}};
+  }
+  if (s.duplicates_counted) {
+    j["duplicate_boards"] = {{"method", "64-bit hash of packed"},
+                             {"distinct_boards", s.distinct_boards},
+                             {"records_sharing_board", s.records_sharing_board},
+                             {"share", s.share(s.records_sharing_board, s.records)}};
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string format_stats(const std::string& file, const StreamStats& s) {
+  std::string out;
+  const auto& h = s.header;
+  append_format(out, "%s\n", file.c_str());
+  append_format(out, "  header       MPK1 version %u, packed_len %u, pov %d (%s), policy_source %d (%s)\n", h.version,
+              h.packed_len, static_cast<int>(h.pov), h.pov == Pov::Black ? "Black" : "side to move",
+              static_cast<int>(h.policy_source), h.policy_source == PolicySource::Cp ? "cp" : "visits");
+  append_format(out, "               mate_scale %u, mate_slack %u, fv_scale %u, eval_coef %s, flags %u\n", h.mate_scale,
+              h.mate_slack, h.fv_scale, float_text(h.eval_coef, 9).c_str(), h.flags);
+  append_format(out, "  records      %llu (%s)\n", static_cast<unsigned long long>(s.records),
+              format_bytes(static_cast<double>(s.bytes)).c_str());
+  if (s.records == 0) return out;
+  append_format(out, "  candidates   per record: mean %s, p50 %u, p99 %u, max %u (min %u); %llu in all\n",
+              float_text(s.cand_mean).c_str(), s.cand_p50, s.cand_p99, s.cand_max, s.cand_min,
+              static_cast<unsigned long long>(s.candidates));
+  if (h.policy_source == PolicySource::Visits) {
+    append_format(out, "  visits       per record: min %llu, mean %s, max %llu\n",
+                static_cast<unsigned long long>(s.visit_total_min), float_text(s.visit_total_mean, 6).c_str(),
+                static_cast<unsigned long long>(s.visit_total_max));
+    append_format(out, "               candidates visited exactly 1 / 2 / 3 times: %s / %s / %s\n",
+                percent(s.visited_1, s.candidates).c_str(), percent(s.visited_2, s.candidates).c_str(),
+                percent(s.visited_3, s.candidates).c_str());
+  }
+  append_format(out, "  value_z      -1: %llu (%s), 0: %llu (%s), 1: %llu (%s)\n", static_cast<unsigned long long>(s.z_loss),
+              percent(s.z_loss, s.records).c_str(), static_cast<unsigned long long>(s.z_draw),
+              percent(s.z_draw, s.records).c_str(), static_cast<unsigned long long>(s.z_win),
+              percent(s.z_win, s.records).c_str());
+  append_format(out, "  value_q      min %s, mean %s, max %s\n", float_text(s.value_q_min).c_str(),
+              float_text(s.value_q_mean).c_str(), float_text(s.value_q_max).c_str());
+  append_format(out, "  ply          %u..%u\n", s.ply_min, s.ply_max);
+  if (s.duplicates_counted) {
+    append_format(out, "  boards       %s of records share a board with another (%llu records; %llu distinct boards;"
+                " by 64-bit hash of packed)\n",
+                percent(s.records_sharing_board, s.records).c_str(),
+                static_cast<unsigned long long>(s.records_sharing_board),
+                static_cast<unsigned long long>(s.distinct_boards));
+  }
+  return out;
+}
+
+std::string stats_json(const std::string& file, const StreamStats& s) { return json_text(stats_object(file, s), 2); }
 
 }  // namespace manaka::stream

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <span>
 #include <vector>
 
@@ -87,5 +88,11 @@ class StatsAccumulator {
 // Reads the stream to its end (validating every record) and returns its
 // statistics; progress may be null.
 Result<StreamStats> inspect(Reader& reader, const InspectOptions& options = {}, Progress* progress = nullptr);
+
+// The statistics of a stream as the command prints them: a few lines of
+// text, or one JSON object (pretty-printed). The command and the Python
+// binding both use these; nothing rebuilds them by hand.
+std::string format_stats(const std::string& file, const StreamStats& stats);
+std::string stats_json(const std::string& file, const StreamStats& stats);
 
 }  // namespace manaka::stream

@@ -309,3 +309,22 @@ def test_validate_and_pack_agree_on_1000_flipped_position_bytes(tmp_path):
             assert verdict == where + ("packed " + why if why.startswith("byte ") else "packed position: " + why)
     assert refused["validate"] == refused["unpack"] == refused["pack"]
     assert 500 < refused["unpack"] < 1000
+
+
+def test_inspect_is_what_the_command_prints(tmp_path):
+    """One summary, computed and serialised once in C++: the Python dict is the
+    command's JSON."""
+    import json as _json
+    path = tmp_path / "sp.mpk"
+    with stream.SelfPlayWriter(str(path)) as w:
+        pos = shogi.Position()
+        for ply in range(3):
+            w.begin_game()
+            legal = [int(m) for m in pos.legal_move16s()]
+            w.add_position(pos.pack(), ply, 0.25, legal[:3], [5, 3, 1])
+            w.end_game(1)
+    got = stream.inspect(path)
+    run = subprocess.run([MANAKA, "stream", "inspect", str(path), "--json"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert got == _json.loads(run.stdout)
+    assert got["records"] == 3 and got["candidates"]["total"] == 9 and got["value_z"] == {"-1": 0, "0": 0, "1": 3}
