@@ -231,6 +231,7 @@ void add_chess_command(CLI::App& app) {
   add_moves(cmd);
   add_fen(cmd);
   add_pgn(cmd);
+  add_chess_shards_command(cmd);
 }
 
 }  // namespace manaka::cli

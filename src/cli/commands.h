@@ -17,6 +17,8 @@ void add_teacher_command(CLI::App& app);
 void add_saz_command(CLI::App& app);
 void add_chess_command(CLI::App& app);
 void add_vpd_command(CLI::App& app);
+// `manaka chess shards`, registered by add_chess_command.
+void add_chess_shards_command(CLI::App* chess);
 
 // Prints "manaka: <message>" to stderr and exits the command with status 1
 // when st is an error.

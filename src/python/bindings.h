@@ -11,5 +11,7 @@ void bind_teacher(nanobind::module_ m);
 void bind_sazpack(nanobind::module_ m);
 void bind_shards(nanobind::module_ m);
 void bind_chess(nanobind::module_ m);
+void bind_npz(nanobind::module_ m);
+void bind_chess_corpus(nanobind::module_ m);
 
 }  // namespace manaka::python
