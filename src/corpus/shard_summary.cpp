@@ -86,7 +86,11 @@ std::string format_summary(const ShardSummary& s) {
   out += "\nmoves      " + std::to_string(s.moves_covered) + " of " + std::to_string(chess::POLICY_SIZE) +
          " policy indices occur (" + percent(s.moves_covered, chess::POLICY_SIZE) + ")";
   out += "\non disk    " + format_bytes(double(s.bytes));
-  if (s.positions > 0) out += " (" + number_text(double(s.bytes) / double(s.positions)) + " bytes a position)";
+  if (s.positions > 0) {
+    char per[32];
+    std::snprintf(per, sizeof per, "%.1f", double(s.bytes) / double(s.positions));
+    out += std::string(" (") + per + " bytes a position)";
+  }
   out += '\n';
   if (!s.bad.empty()) {
     out += "damaged or foreign:\n";

@@ -163,6 +163,19 @@ def test_equals_the_spec_unshuffled(tmp_path):
     assert sorted(a[:45]) == sorted(pass_rows(spec_iter_batches(paths[:1], 16, "cpu", True)))
 
 
+def test_other_devices_get_int8_states_cast_there(tmp_path):
+    torch = pytest.importorskip("torch")
+    paths = make_corpus(tmp_path, [20])
+    # torch's meta device stands in for a GPU here: the path that ships int8 states and casts on the device.
+    sizes = []
+    for s, m, z in chess.iter_batches(paths, 8, torch.device("meta"), True, seed=0):
+        assert s.device.type == "meta" and s.dtype == torch.float32 and s.shape[1:] == (20, 8, 8)
+        assert m.device.type == "meta" and m.dtype == torch.int64
+        assert z.device.type == "meta" and z.dtype == torch.float32
+        sizes.append(len(m))
+    assert sizes == [8, 8, 4]
+
+
 def test_window_shuffles_shards_together(tmp_path):
     paths = make_corpus(tmp_path, [40] * 5)
     rows = pass_rows(chess.iter_batches(paths, 64, None, True, seed=3, window=2))
