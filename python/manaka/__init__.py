@@ -5,7 +5,7 @@ thin re-exports with a Python surface.
 """
 
 from manaka._core import EngineError, Error, FileError, InvalidDataError, TruncatedError, UsageError
-from manaka import chess, sazpack, shards, shogi, stream, teacher
+from manaka import chess, npz, sazpack, shards, shogi, stream, teacher
 
 __all__ = [
     "Error",
@@ -20,5 +20,6 @@ __all__ = [
     "sazpack",
     "teacher",
     "chess",
+    "npz",
 ]
 __version__ = "0.1.0"

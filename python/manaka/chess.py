@@ -108,3 +108,17 @@ __all__ = [
     "move_from_index",
     "encode_game",
 ]
+
+# The corpus's npz shards and batches (manaka.chess_corpus), here as well.
+from manaka.chess_corpus import (  # noqa: E402
+    inspect_shards,
+    iter_batches,
+    list_shards,
+    read_shard,
+    shard_name,
+    split_shards,
+    write_shard,
+)
+
+__all__ += ["iter_batches", "split_shards", "list_shards", "shard_name", "read_shard", "write_shard",
+            "inspect_shards"]

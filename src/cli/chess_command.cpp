@@ -218,6 +218,8 @@ void add_chess_command(CLI::App& app) {
   add_moves(cmd);
   add_fen(cmd);
   add_pgn(cmd);
+  add_chess_shards_command(cmd);
+  add_chess_corpus(cmd);
 }
 
 }  // namespace manaka::cli

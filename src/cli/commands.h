@@ -19,6 +19,8 @@ void add_chess_command(CLI::App& app);
 void add_vpd_command(CLI::App& app);
 // `manaka chess corpus` (cli/chess_corpus_command.cpp), under the chess command.
 void add_chess_corpus(CLI::App* chess);
+// `manaka chess shards`, registered by add_chess_command.
+void add_chess_shards_command(CLI::App* chess);
 
 // Prints "manaka: <message>" to stderr and exits the command with status 1
 // when st is an error.

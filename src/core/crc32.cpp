@@ -22,10 +22,14 @@ std::string hex32(uint32_t crc) {
 }  // namespace
 
 uint32_t crc32_update(uint32_t crc, const void* data, size_t n) {
+  // zlib answers a null buffer with the initial value, 0, whatever crc was;
+  // an empty piece (an empty vector's data() may be null) continues nothing.
+  if (n == 0) return crc;
   return static_cast<uint32_t>(crc32_z(crc, static_cast<const Bytef*>(data), n));
 }
 
 std::string crc32_hex(std::string_view bytes) { return hex32(crc32(bytes)); }
+std::string crc32_text(uint32_t crc) { return hex32(crc); }
 
 Result<std::string> crc32_file(const std::string& path) {
   MANAKA_ASSIGN_OR_RETURN(InputFile in, InputFile::open(path));

@@ -76,6 +76,22 @@ Result<size_t> InputFile::read(void* buf, size_t n) {
   return done;
 }
 
+Result<size_t> InputFile::read_at(uint64_t offset, void* buf, size_t n) {
+  if (fd_ < 0) return Status::io(path_ + ": read from a closed file");
+  size_t done = 0;
+  auto* p = static_cast<uint8_t*>(buf);
+  while (done < n) {
+    ssize_t got = ::pread(fd_, p + done, n - done, static_cast<off_t>(offset + done));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return io_error(path_, "read failed", errno);
+    }
+    if (got == 0) break;
+    done += static_cast<size_t>(got);
+  }
+  return done;
+}
+
 // ---- OutputFile ----
 
 Result<OutputFile> OutputFile::create(const std::string& path) {

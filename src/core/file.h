@@ -1,7 +1,8 @@
 // Thin, error-reporting wrappers over POSIX file descriptors. Every failure is
 // a Status::io naming the path and the OS's reason (strerror).
 //
-//   InputFile   sequential reads; read() fills the buffer unless at EOF
+//   InputFile   sequential reads; read() fills the buffer unless at EOF;
+//               read_at() reads at an offset (pread)
 //   OutputFile  create/truncate and append; write_all() retries short writes
 //   AtomicFile  writes "<final>.tmp-<pid>", renames to <final> on commit(),
 //               removes the temporary on abort() or destruction (and, through
@@ -32,6 +33,9 @@ class InputFile {
   // Reads up to n bytes, looping over short reads; returns fewer than n only
   // at end of file (0 when already there).
   Result<size_t> read(void* buf, size_t n);
+  // Reads up to n bytes at offset without moving the position (pread),
+  // looping over short reads; fewer than n only at end of file.
+  Result<size_t> read_at(uint64_t offset, void* buf, size_t n);
   // The size at open() (fstat); a file still being appended to may grow.
   uint64_t size_at_open() const { return size_; }
   const std::string& path() const { return path_; }

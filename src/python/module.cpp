@@ -15,4 +15,6 @@ NB_MODULE(_core, m) {
   manaka::python::bind_shards(m.def_submodule("shards", "parquet shards: pack and read"));
   manaka::python::bind_chess(m.def_submodule("chess", "chess positions and moves"));
   manaka::python::bind_checks(m.def_submodule("_checks", "argument checks (private)"));
+  manaka::python::bind_npz(m.def_submodule("npz", "npz archives as numpy writes and reads them"));
+  manaka::python::bind_chess_corpus(m.def_submodule("chess_corpus", "the chess corpus's npz shards and batches"));
 }

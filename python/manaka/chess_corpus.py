@@ -1,0 +1,187 @@
+"""The chess corpus's npz shards and the batches a trainer reads from them
+(docs/chess-corpus.md; the spec is shared/spec/chess-supervised-pretraining.txt).
+
+A shard is ``shard_NNNNNN.npz``, what ``np.savez_compressed`` writes for
+``states`` int8 (N, 20, 8, 8), ``move_indices`` int32 (N,) and ``outcomes``
+int8 (N,). Everything here is re-exported by ``manaka.chess``::
+
+    from manaka import chess
+    train_shards, val_shards = chess.split_shards("data/chess_corpus")
+    for s, m, z in chess.iter_batches(train_shards, 256, torch.device("cuda"), True):
+        ...   # float32 (B, 20, 8, 8), int64 (B,), float32 (B,) on the device
+
+- ``iter_batches`` is the spec's generator, read in C++: shards inflated and
+  rows gathered on background threads, batches handed over without copies;
+  ``window`` shuffles several shards together, ``seed`` repeats an order.
+- ``split_shards`` is the spec's split: the last ``max(1, int(len * 0.05))``
+  sorted shards are validation.
+- ``write_shard`` / ``read_shard`` write and read one shard, checked;
+  ``inspect_shards`` is ``manaka chess shards inspect --json`` as a dict.
+- ``manaka.chess_dataset.ChessShardDataset`` is the torch ``IterableDataset``
+  over the same (it needs torch; this module does not).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+from typing import Iterator, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+
+from manaka._core import chess_corpus as _cc
+
+__all__ = [
+    "SHARD_POSITIONS",
+    "VAL_FRACTION",
+    "ShardSplit",
+    "shard_name",
+    "list_shards",
+    "split_shards",
+    "write_shard",
+    "read_shard",
+    "iter_batches",
+    "inspect_shards",
+]
+
+SHARD_POSITIONS = _cc.SHARD_POSITIONS  # 10,000: the spec's positions per shard
+VAL_FRACTION = 0.05                    # the spec's share of shards held out
+
+PathLike = Union[str, os.PathLike]
+
+
+class ShardSplit(NamedTuple):
+    train_shards: list[Path]
+    val_shards: list[Path]
+
+
+def shard_name(index: int) -> str:
+    """``shard_000042.npz`` for 42: six digits, from 000000."""
+    return _cc.shard_file_name(index)
+
+
+def list_shards(shard_dir: PathLike) -> list[Path]:
+    """``sorted(shard_dir.glob("shard_*.npz"))``, as the spec lists a corpus."""
+    return [Path(p) for p in _cc.list_shards(os.fspath(shard_dir))]
+
+
+def split_shards(shards: Union[PathLike, Sequence[PathLike]], val_fraction: float = VAL_FRACTION) -> ShardSplit:
+    """The spec's split: ``(train_shards, val_shards)``.
+
+    ``shards`` is a corpus directory or a list of shard paths; they are
+    sorted, and the last ``n_val = max(1, int(len(all_shards) * 0.05))`` are
+    the validation shards, the rest the training shards. With one shard,
+    training gets none (the spec's rule, kept).
+    """
+    if isinstance(shards, (str, os.PathLike)):
+        all_shards = list_shards(shards)
+    else:
+        all_shards = sorted(Path(p) for p in shards)
+    if not all_shards:
+        raise FileNotFoundError(f"no shard_*.npz in {shards!r}")
+    n_val = max(1, int(len(all_shards) * val_fraction))
+    return ShardSplit(all_shards[:-n_val], all_shards[-n_val:])
+
+
+def _require(name: str, a: np.ndarray, dtype: type) -> np.ndarray:
+    a = np.asarray(a)
+    if a.dtype != np.dtype(dtype):
+        raise TypeError(f"{name} must be {np.dtype(dtype).name}, got {a.dtype.name}")
+    return np.ascontiguousarray(a)
+
+
+def write_shard(path: PathLike, states: np.ndarray, move_indices: np.ndarray, outcomes: np.ndarray, *,
+                compressed: bool = True, level: int = -1) -> None:
+    """Writes one shard, byte for byte what ``np.savez_compressed(path, states=..., move_indices=...,
+    outcomes=...)`` writes (``np.savez`` with ``compressed=False``), through a temporary renamed when
+    complete. Move indices outside [0, 4672) and outcomes outside {-1, 0, 1} are refused."""
+    _cc.write_shard(os.fspath(path), _require("states", states, np.int8),
+                    _require("move_indices", move_indices, np.int32), _require("outcomes", outcomes, np.int8),
+                    compressed, level)
+
+
+def read_shard(path: PathLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(states, move_indices, outcomes)`` as stored (int8, int32, int8), every check passed."""
+    return _cc.read_shard(os.fspath(path))
+
+
+def inspect_shards(paths: Union[PathLike, Sequence[PathLike]]) -> dict:
+    """What ``manaka chess shards inspect --json`` prints: directories stand for their shard_*.npz."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    return json.loads(_cc.summarize([os.fspath(p) for p in paths]))
+
+
+def _fresh_seed() -> int:
+    return secrets.randbits(64)
+
+
+def iter_batches(
+    shards: Sequence[PathLike],
+    batch_size: int,
+    device=None,
+    shuffle: bool = True,
+    *,
+    seed: Optional[int] = None,
+    window: int = 1,
+    prefetch: int = 8,
+    readers: int = 2,
+) -> Iterator[tuple]:
+    """The spec's ``iter_batches``: ``(states, move_indices, outcomes)`` batches, shard by shard.
+
+    As the spec's: the shards are read one at a time in the order given, each
+    shard's rows in a fresh permutation when ``shuffle`` (in file order
+    otherwise), cut into batches of ``batch_size`` (the last of each shard
+    shorter), cast on load to float32 states (B, 20, 8, 8), int64 move
+    indices (B,) and float32 outcomes (B,). Every row comes out exactly once.
+
+    ``device``: a ``torch.device`` (or its name) gives tensors on it; None
+    gives numpy arrays and needs no torch. On a device other than the CPU the
+    states travel as int8 and are cast there (a quarter of the transfer; the
+    values are the same).
+
+    ``seed``: the same seed and shard list give the same order. None draws
+    one: from torch's generator when ``device`` is given (so
+    ``torch.manual_seed`` repeats it, as with the spec's ``torch.randperm``),
+    from the OS otherwise.
+
+    ``window``: shuffle this many consecutive shards together instead of one
+    (batches then never span two windows). It costs memory: up to
+    ``2 * window + readers`` shards are held, 1,285 bytes a position (about
+    12.9 MB per 10,000-position shard: ~52 MB at window=1, ~129 MB at
+    window=4 with 2 readers), plus up to ``2 * prefetch + 2`` batches of
+    ``batch_size * 5,132`` bytes (float32 states) not held by the caller.
+
+    ``readers``: threads inflating shards ahead (besides the one cutting
+    batches); more help where cores are many and the consumer is fast.
+
+    A shard that cannot be read raises ``manaka.InvalidDataError`` (or
+    ``TruncatedError``, ``FileError``) naming it, after the batches of the
+    shards before it.
+    """
+    paths = [os.fspath(p) for p in shards]
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    if device is None:
+        seed = _fresh_seed() if seed is None else int(seed) % 2**64
+        loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, False, readers)
+        while (batch := loader.next()) is not None:
+            yield batch
+        return
+
+    import torch  # only when tensors are asked for
+
+    device = torch.device(device)
+    if seed is None:
+        seed = int(torch.randint(0, 2**62, (), dtype=torch.int64).item())
+    seed = int(seed) % 2**64
+    on_cpu = device.type == "cpu"
+    loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, not on_cpu, readers)
+    while (batch := loader.next()) is not None:
+        s, m, z = (torch.from_numpy(a) for a in batch)
+        if on_cpu:
+            yield s, m, z
+        else:
+            yield s.to(device).to(torch.float32), m.to(device), z.to(device)

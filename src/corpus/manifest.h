@@ -1,0 +1,60 @@
+// corpus.json: what a corpus directory holds, rewritten (atomically) after
+// every shard, so a killed run can be continued: the games of the listed
+// shards are complete, and generation goes on from the next game index.
+//
+//   {"format": "manaka-chess-corpus", "version": 1,
+//    "options": {"engine": .., "limit": "nodes 2000", "seed": 7, "opening_plies": 4,
+//                "shard_size": 10000},
+//    "games": 340, "positions": 20311,
+//    "shards": [{"file": "shard_000000.npz", "first_game": 0, "games": 171,
+//                "positions": 10043, "results": [w, d, l]}, ...]}
+//
+// results counts White wins, draws and Black wins. A run continues only a
+// corpus made with the same options; shard files not listed (renamed by a
+// run killed before it rewrote the manifest) are replaced.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace manaka::corpus {
+
+inline constexpr const char* kManifestName = "corpus.json";
+
+struct ShardEntry {
+  std::string file;
+  uint64_t first_game = 0;
+  uint64_t games = 0;
+  uint64_t positions = 0;
+  std::array<uint64_t, 3> results{};  // White wins, draws, Black wins
+};
+
+// The options that decide which games a run plays; a continuation must match.
+struct CorpusIdentity {
+  std::string engine;  // the engine's name ("Stockfish 15.1")
+  std::string limit;   // "nodes 2000", "movetime 50", "depth 8"
+  uint64_t seed = 0;
+  int opening_plies = 0;
+  uint64_t shard_size = 0;
+  bool operator==(const CorpusIdentity&) const = default;
+};
+
+struct Manifest {
+  CorpusIdentity identity;
+  std::vector<ShardEntry> shards;
+  uint64_t games() const;
+  uint64_t positions() const;
+};
+
+// The manifest of dir, or an empty one (no shards) when dir has none.
+Result<Manifest> read_manifest(const std::string& dir);
+Status write_manifest(const std::string& dir, const Manifest& manifest);
+
+// "games_000012.pgn", beside shard_000012.npz (corpus/chess_shard.h).
+std::string pgn_file_name(uint64_t index);
+
+}  // namespace manaka::corpus

@@ -1,0 +1,15 @@
+// A corpus game as PGN text (--pgn): the Seven Tag Roster, Opening "random,
+// N plies" and a comment where the random opening ends, the moves in SAN,
+// the result, and how the game ended (ManakaTermination: python-chess's
+// Termination name). python-chess and `manaka vpd build` read it.
+#pragma once
+
+#include <string>
+
+#include "corpus/game.h"
+
+namespace manaka::corpus {
+
+std::string game_pgn(const PlayedGame& game, const std::string& engine_name);
+
+}  // namespace manaka::corpus

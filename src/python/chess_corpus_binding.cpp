@@ -1,0 +1,141 @@
+// manaka.chess_corpus (native part): the chess corpus's npz shards
+// (src/corpus): reading and writing one, the streamed batch loader, and the
+// summary behind `manaka chess shards inspect`. Batches reach numpy without
+// a copy: each array owns the buffer the loader's thread filled.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chess/encode.h"
+#include "core/default_init.h"
+#include "core/text.h"
+#include "corpus/batch_loader.h"
+#include "corpus/chess_shard.h"
+#include "corpus/shard_summary.h"
+#include "python/bindings.h"
+#include "python/errors.h"
+#include "python/numpy.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace manaka::python {
+namespace {
+
+constexpr size_t PLANES = chess::PLANE_NB;
+
+template <typename T>
+using Rows = nb::ndarray<const T, nb::c_contig, nb::device::cpu>;
+
+struct LoaderHandle {
+  std::unique_ptr<corpus::BatchLoader> loader;
+};
+
+// A states buffer as a numpy array whose owner, as it dies, hands the
+// buffer back to the loader's pool (which outlives the loader if need be).
+template <typename T>
+struct PooledStates {
+  std::shared_ptr<corpus::BatchPool> pool;
+  UninitVector<T> data;
+};
+
+template <typename T>
+NumpyArray<T> pooled_numpy(UninitVector<T>&& v, const std::shared_ptr<corpus::BatchPool>& pool, size_t rows) {
+  auto* owned = new PooledStates<T>{pool, std::move(v)};
+  nb::capsule owner(owned, [](void* p) noexcept {
+    auto* s = static_cast<PooledStates<T>*>(p);
+    s->pool->give(std::move(s->data));
+    delete s;
+  });
+  const size_t shape[4] = {rows, PLANES, 8, 8};
+  return NumpyArray<T>(owned->data.data(), 4, shape, owner);
+}
+
+nb::object batch_to_tuple(corpus::ChessBatch&& b, const std::shared_ptr<corpus::BatchPool>& pool) {
+  const size_t n = b.rows;
+  nb::object states = b.states_f32.empty() && !b.states_i8.empty()
+                          ? nb::cast(pooled_numpy(std::move(b.states_i8), pool, n))
+                          : nb::cast(pooled_numpy(std::move(b.states_f32), pool, n));
+  return nb::make_tuple(states, to_numpy(std::move(b.move_indices)), to_numpy(std::move(b.outcomes)));
+}
+
+}  // namespace
+
+void bind_chess_corpus(nb::module_ m) {
+  m.attr("SHARD_POSITIONS") = corpus::DEFAULT_SHARD_POSITIONS;
+
+  nb::class_<LoaderHandle>(m, "_BatchLoader")
+      .def("__init__", [](LoaderHandle* self, const std::vector<std::string>& shards, uint64_t batch_size,
+                          bool shuffle, uint64_t seed, uint32_t window, uint32_t prefetch, bool int8_states,
+                          uint32_t readers) {
+             corpus::BatchLoaderOptions o;
+             o.batch_size = batch_size;
+             o.shuffle = shuffle;
+             o.seed = seed;
+             o.window = window;
+             o.prefetch = prefetch;
+             o.readers = readers;
+             o.states = int8_states ? corpus::StatesType::Int8 : corpus::StatesType::Float32;
+             new (self) LoaderHandle{unwrap(corpus::BatchLoader::start(shards, o))};
+           }, "shards"_a, "batch_size"_a, "shuffle"_a, "seed"_a, "window"_a = 1, "prefetch"_a = 8,
+           "int8_states"_a = false, "readers"_a = 2)
+      .def("next", [](LoaderHandle& h) -> nb::object {
+             Result<std::optional<corpus::ChessBatch>> r = [&] {
+               nb::gil_scoped_release release;
+               return h.loader->next();
+             }();
+             std::optional<corpus::ChessBatch> b = unwrap(std::move(r));
+             if (!b) return nb::none();
+             return batch_to_tuple(std::move(*b), h.loader->pool());
+           },
+           "(states (B, 20, 8, 8) float32 (int8 with int8_states), move_indices (B,) int64, outcomes (B,) "
+           "float32), or None after the last batch.");
+
+  m.def("shard_file_name", &corpus::shard_file_name, "index"_a, "'shard_000042.npz' for 42.");
+  m.def("list_shards", [](const std::string& dir) { return unwrap(corpus::list_shards(dir)); }, "dir"_a,
+        "The shard_*.npz paths of a directory, sorted by name.");
+
+  m.def("read_shard", [](const std::string& path) {
+        corpus::ChessShard s = [&] {
+          nb::gil_scoped_release release;
+          return unwrap(corpus::read_chess_shard(path));
+        }();
+        const size_t n = s.positions;
+        return nb::make_tuple(to_numpy(std::move(s.states), {n, PLANES, 8, 8}), to_numpy(std::move(s.move_indices)),
+                              to_numpy(std::move(s.outcomes)));
+      }, "path"_a, "(states int8 (N, 20, 8, 8), move_indices int32 (N,), outcomes int8 (N,)), every check passed.");
+
+  m.def("write_shard", [](const std::string& path, Rows<int8_t> states, Rows<int32_t> move_indices,
+                          Rows<int8_t> outcomes, bool compressed, int level) {
+        const size_t n = move_indices.size();
+        if (states.ndim() != 4 || states.shape(0) != n || states.shape(1) != PLANES || states.shape(2) != 8 ||
+            states.shape(3) != 8 || move_indices.ndim() != 1 || outcomes.ndim() != 1 || outcomes.shape(0) != n)
+          throw StatusError{Status::invalid(path + ": expected states (N, 20, 8, 8), move_indices (N,), outcomes (N,)")};
+        corpus::ChessShardView v{n, states.data(), move_indices.data(), outcomes.data()};
+        npz::ZipWriteOptions o;
+        o.compress = compressed;
+        o.level = level;
+        nb::gil_scoped_release release;
+        raise_if_error(corpus::write_chess_shard(path, v, o));
+      }, "path"_a, "states"_a, "move_indices"_a, "outcomes"_a, "compressed"_a = true, "level"_a = -1,
+      "Writes one shard as np.savez_compressed would (np.savez with compressed=False), through a temporary "
+      "renamed when complete; move indices and outcomes are checked first.");
+
+  m.def("summarize", [](const std::vector<std::string>& paths) {
+        corpus::ShardSummary s = [&] {
+          nb::gil_scoped_release release;
+          return unwrap(corpus::summarize_shards(paths));
+        }();
+        return json_text(corpus::summary_json(s));
+      }, "paths"_a, "The summary `manaka chess shards inspect --json` prints, as JSON text.");
+}
+
+}  // namespace manaka::python
