@@ -14,5 +14,6 @@ NB_MODULE(_core, m) {
   manaka::python::bind_sazpack(m.def_submodule("sazpack", "SAZ2 v4 sazpack self-play chunks"));
   manaka::python::bind_shards(m.def_submodule("shards", "parquet shards: pack and read"));
   manaka::python::bind_chess(m.def_submodule("chess", "chess positions and moves"));
+  manaka::python::bind_match(m.def_submodule("match", "games against a UCI engine and their score"));
   manaka::python::bind_checks(m.def_submodule("_checks", "argument checks (private)"));
 }
