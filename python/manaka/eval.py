@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, Optional, Sequence
 
 import numpy as np
 
-from manaka import Error, UsageError
+from manaka import Error, InvalidDataError, UsageError
 from manaka import chess
 
 __all__ = ["load_policy", "policy_player", "format_summary", "main"]
@@ -35,10 +35,10 @@ PolicyFn = Callable[[np.ndarray], np.ndarray]
 def load_policy(checkpoint: str, device: str = "cpu") -> PolicyFn:
     """The checkpoint's network as a policy function, through ``manaka.train``.
 
-    Assumed contract (the network's module owns it): ``manaka.train`` has
-    ``load_network(path, device=...)`` returning a ``torch.nn.Module`` in
-    eval mode whose forward takes float32 (B, 20, 8, 8) planes and returns
-    the policy logits (B, 4672), or a tuple whose first item they are.
+    The contract is ``manaka.train``'s (docs/chess-training.md on its
+    branch): ``Trainer.load_from_checkpoint(path, device=...)`` reads the
+    ``pretrained.pt`` / ``iter_NNNN.pt`` dict, and its ``best_net`` maps
+    float32 (B, 20, 8, 8) planes to ``(policy_logits (B, 4672), value)``.
     """
     if not os.path.isfile(checkpoint):
         raise UsageError(f"checkpoint {checkpoint!r}: no such file")
@@ -53,10 +53,13 @@ def load_policy(checkpoint: str, device: str = "cpu") -> PolicyFn:
         import torch
     except ImportError as e:
         raise UsageError(f"cannot load {checkpoint!r}: torch is not installed (pip install manaka[torch])") from e
-    loader = getattr(train, "load_network", None)
-    if loader is None:
-        raise UsageError(f"cannot load {checkpoint!r}: manaka.train has no load_network(path, device=...)")
-    net = loader(checkpoint, device=device)
+    trainer = getattr(train, "Trainer", None)
+    if trainer is None or not hasattr(trainer, "load_from_checkpoint"):
+        raise UsageError(f"cannot load {checkpoint!r}: manaka.train has no Trainer.load_from_checkpoint")
+    try:
+        net = trainer.load_from_checkpoint(checkpoint, device=device).best_net
+    except (OSError, ValueError, KeyError, RuntimeError) as e:
+        raise InvalidDataError(f"checkpoint {checkpoint!r}: {e}") from e
     net.eval()
 
     def policy(planes: np.ndarray) -> np.ndarray:

@@ -191,8 +191,16 @@ def test_eval_command_end_to_end_with_a_stand_in_network(
         def forward(self, x: Any) -> Any:
             return torch.zeros(x.shape[0], 4672), torch.zeros(x.shape[0], 1)
 
+    class Trainer:  # manaka.train's: load_from_checkpoint(path, device) -> .best_net
+        def __init__(self) -> None:
+            self.best_net = Uniform()
+
+        @classmethod
+        def load_from_checkpoint(cls, path: str, device: str = "cpu") -> "Trainer":
+            return cls()
+
     train = types.ModuleType("manaka.train")
-    train.load_network = lambda path, device="cpu": Uniform()  # type: ignore[attr-defined]
+    train.Trainer = Trainer  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "manaka.train", train)
     ckpt = tmp_path / "net.pt"
     ckpt.write_bytes(b"")
