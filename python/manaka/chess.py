@@ -51,6 +51,15 @@ Encodings of the chess corpus (docs/chess-position.md, "Corpus encodings"):
 ``encode_game(fen, moves)`` returns ``(states, move_indices)`` for a whole
 game in one call.
 
+Games against a UCI engine (docs/match.md): ``play_match(player, engine,
+num_games, elo=1500, movetime=0.1, seed=0, opening_plies=4, pgn=None,
+progress=None)`` plays ``player`` (a callable: ``Board`` -> UCI text or a
+policy index) against the engine at ``UCI_Elo`` in pairs from random
+openings with colours swapped, games ended by ``outcome(claim_draw=True)``,
+and returns a dict: wins, draws, losses, score, win_rate, elo_diff with
+elo_diff_low / elo_diff_high (95%), passed (win_rate >= 0.50) and every
+game. ``match_score(wins, draws, losses)`` is that arithmetic alone.
+
 ``legal_move_counts(fens)`` counts the legal moves of many FENs in one call
 without the GIL and returns an int32 numpy array.
 """
@@ -81,6 +90,7 @@ from manaka._core.chess import (
     perft,
     read_pgn,
 )
+from manaka._core.match import MAX_ELO, MIN_ELO, PASS_WIN_RATE, match_score, play_match
 
 __all__ = [
     "STARTING_FEN",
@@ -107,6 +117,11 @@ __all__ = [
     "move_index",
     "move_from_index",
     "encode_game",
+    "MIN_ELO",
+    "MAX_ELO",
+    "PASS_WIN_RATE",
+    "play_match",
+    "match_score",
 ]
 
 # The corpus's npz shards and batches (manaka.chess_corpus), here as well.

@@ -1,4 +1,4 @@
-// A corpus game as PGN text (--pgn): the Seven Tag Roster, Opening "random,
+// A corpus game as PGN text (--pgn, through chess/pgn_text.h): the Seven Tag Roster, Opening "random,
 // N plies" and a comment where the random opening ends, the moves in SAN,
 // the result, and how the game ended (ManakaTermination: python-chess's
 // Termination name). python-chess and `manaka vpd build` read it.

@@ -11,6 +11,7 @@ void bind_teacher(nanobind::module_ m);
 void bind_sazpack(nanobind::module_ m);
 void bind_shards(nanobind::module_ m);
 void bind_chess(nanobind::module_ m);
+void bind_match(nanobind::module_ m);
 // The argument checks of python/checks.h, for the pure-Python functions.
 void bind_checks(nanobind::module_ m);
 void bind_npz(nanobind::module_ m);

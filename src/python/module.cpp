@@ -14,6 +14,7 @@ NB_MODULE(_core, m) {
   manaka::python::bind_sazpack(m.def_submodule("sazpack", "SAZ2 v4 sazpack self-play chunks"));
   manaka::python::bind_shards(m.def_submodule("shards", "parquet shards: pack and read"));
   manaka::python::bind_chess(m.def_submodule("chess", "chess positions and moves"));
+  manaka::python::bind_match(m.def_submodule("match", "games against a UCI engine and their score"));
   manaka::python::bind_checks(m.def_submodule("_checks", "argument checks (private)"));
   manaka::python::bind_npz(m.def_submodule("npz", "npz archives as numpy writes and reads them"));
   manaka::python::bind_chess_corpus(m.def_submodule("chess_corpus", "the chess corpus's npz shards and batches"));

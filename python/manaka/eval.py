@@ -1,0 +1,171 @@
+"""Evaluation: a network's games against Stockfish (docs/match.md).
+
+    python -m manaka.eval --game chess --checkpoint PATH --num-games 100 \\
+        [--elo 1500] [--movetime S] [--simulations N] [--pgn out.pgn]
+
+The network plays from its policy: the legal move with the highest logit
+(``--simulations 0``, the default; the search is not built yet). Games, the
+PGN and the score are :func:`manaka.chess.play_match`'s; this module only
+loads the network and prints.
+
+The network comes from ``manaka.train`` (the network and its checkpoints),
+imported only here and only when a checkpoint is loaded:
+:func:`load_policy` is the one place that knows its API.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from typing import Any, Callable, Dict, Optional, Sequence
+
+import numpy as np
+
+from manaka import Error, InvalidDataError, UsageError
+from manaka import chess
+
+__all__ = ["load_policy", "policy_player", "format_summary", "main"]
+
+# planes (20, 8, 8) int8 -> policy logits (4672,) over chess.move_index.
+PolicyFn = Callable[[np.ndarray], np.ndarray]
+
+
+def load_policy(checkpoint: str, device: str = "cpu") -> PolicyFn:
+    """The checkpoint's network as a policy function, through ``manaka.train``.
+
+    The contract is ``manaka.train``'s (docs/chess-training.md on its
+    branch): ``Trainer.load_from_checkpoint(path, device=...)`` reads the
+    ``pretrained.pt`` / ``iter_NNNN.pt`` dict, and its ``best_net`` maps
+    float32 (B, 20, 8, 8) planes to ``(policy_logits (B, 4672), value)``.
+    """
+    if not os.path.isfile(checkpoint):
+        raise UsageError(f"checkpoint {checkpoint!r}: no such file")
+    try:
+        from manaka import train  # type: ignore[attr-defined]
+    except ImportError as e:
+        raise UsageError(
+            f"cannot load {checkpoint!r}: manaka.train (the network and its checkpoints) is not installed "
+            f"in this build ({e})"
+        ) from e
+    try:
+        import torch
+    except ImportError as e:
+        raise UsageError(f"cannot load {checkpoint!r}: torch is not installed (pip install manaka[torch])") from e
+    trainer = getattr(train, "Trainer", None)
+    if trainer is None or not hasattr(trainer, "load_from_checkpoint"):
+        raise UsageError(f"cannot load {checkpoint!r}: manaka.train has no Trainer.load_from_checkpoint")
+    try:
+        net = trainer.load_from_checkpoint(checkpoint, device=device).best_net
+    except (OSError, ValueError, KeyError, RuntimeError) as e:
+        raise InvalidDataError(f"checkpoint {checkpoint!r}: {e}") from e
+    net.eval()
+
+    def policy(planes: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            x = torch.from_numpy(planes).to(torch.float32).unsqueeze(0).to(device)
+            out = net(x)
+            logits = out[0] if isinstance(out, (tuple, list)) else out
+            return logits.reshape(-1).float().cpu().numpy()
+
+    return policy
+
+
+def policy_player(policy: PolicyFn) -> Callable[[chess.Board], str]:
+    """A player for play_match: the legal move whose policy logit is highest
+    (ties to the first in generation order)."""
+
+    def play(board: chess.Board) -> str:
+        logits = np.asarray(policy(chess.encode_planes(board))).reshape(-1)
+        if logits.shape[0] != chess.POLICY_SIZE:
+            raise ValueError(f"the policy has {logits.shape[0]} logits; expected {chess.POLICY_SIZE}")
+        moves = board.legal_moves
+        indices = [chess.move_index(board, m) for m in moves]
+        return moves[int(np.argmax(logits[indices]))]
+
+    return play
+
+
+def _elo_text(v: float) -> str:
+    return ("+inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:+.1f}"
+
+
+def format_summary(s: Dict[str, Any]) -> str:
+    """The closing lines of the command: W/D/L, score, Elo with its interval,
+    and the spec's criterion."""
+    lines = [
+        f"engine: {s['engine']} at UCI_Elo {s['engine_elo']}, movetime {s['movetime']:g} s",
+        f"games: {s['num_games']}  wins {s['wins']}  draws {s['draws']}  losses {s['losses']}",
+        f"score: {s['score']:.3f}  Elo difference {_elo_text(s['elo_diff'])} "
+        f"(95%: {_elo_text(s['elo_diff_low'])} .. {_elo_text(s['elo_diff_high'])})",
+        f"win rate: {s['win_rate']:.3f}  criterion win_rate >= {chess.PASS_WIN_RATE:.2f}: "
+        + ("PASS" if s["passed"] else "FAIL"),
+    ]
+    if s.get("pgn"):
+        lines.append(f"pgn: {s['pgn']}")
+    return "\n".join(lines)
+
+
+def _progress(total: int) -> Callable[[Dict[str, Any], Dict[str, Any]], None]:
+    def report(game: Dict[str, Any], score: Dict[str, Any]) -> None:
+        print(
+            f"game {game['index'] + 1}/{total}: network {game['player_color']} {game['result']} "
+            f"({game['termination']}, {game['plies']} plies)  +{score['wins']} ={score['draws']} "
+            f"-{score['losses']}  score {score['score']:.3f}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return report
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m manaka.eval", description="A network's games against Stockfish.")
+    p.add_argument("--game", choices=["chess"], required=True)
+    p.add_argument("--checkpoint", required=True, help="the network's checkpoint (manaka.train)")
+    p.add_argument("--num-games", type=int, default=100)
+    p.add_argument("--elo", type=int, default=1500, help=f"UCI_Elo, {chess.MIN_ELO}..{chess.MAX_ELO}")
+    p.add_argument("--movetime", type=float, default=0.1, help="the engine's seconds a move")
+    p.add_argument("--simulations", type=int, default=0, help="search simulations a move (0: the raw policy)")
+    p.add_argument("--pgn", help="write every game here (complete when the match is)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --pgn")
+    p.add_argument("--engine", default="/usr/games/stockfish")
+    p.add_argument("--seed", type=int, default=0, help="the openings' seed")
+    p.add_argument("--opening-plies", type=int, default=4)
+    p.add_argument("--device", default="cpu", help="torch device of the network")
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.simulations < 0:
+            raise UsageError(f"--simulations: {args.simulations} is out of range; give 0 or more")
+        if args.simulations > 0:
+            raise UsageError(f"--simulations {args.simulations}: the search is not built yet; use --simulations 0")
+        if not chess.MIN_ELO <= args.elo <= chess.MAX_ELO:
+            raise UsageError(f"--elo: {args.elo} is out of range {chess.MIN_ELO}..{chess.MAX_ELO}")
+        player = policy_player(load_policy(args.checkpoint, args.device))
+        summary = chess.play_match(
+            player,
+            args.engine,
+            args.num_games,
+            elo=args.elo,
+            movetime=args.movetime,
+            seed=args.seed,
+            opening_plies=args.opening_plies,
+            pgn=args.pgn,
+            overwrite=args.overwrite,
+            progress=_progress(args.num_games),
+            player_name=f"manaka {os.path.basename(args.checkpoint)}",
+        )
+    except Error as e:
+        print(f"manaka eval: {e}", file=sys.stderr)
+        return 2 if isinstance(e, UsageError) else 1
+    print(format_summary(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

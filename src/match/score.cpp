@@ -1,0 +1,35 @@
+#include "match/score.h"
+
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace manaka::match {
+
+double elo_of_score(double score) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (score <= 0.0) return -inf;
+  if (score >= 1.0) return inf;
+  return -400.0 * std::log10(1.0 / score - 1.0);
+}
+
+MatchScore score_match(int wins, int draws, int losses) {
+  assert(wins >= 0 && draws >= 0 && losses >= 0 && wins + draws + losses > 0);
+  MatchScore m;
+  m.wins = wins;
+  m.draws = draws;
+  m.losses = losses;
+  const double n = wins + draws + losses;
+  const double s = (wins + 0.5 * draws) / n;
+  m.score = s;
+  m.win_rate = wins / n;
+  m.elo = elo_of_score(s);
+  const double var = (wins * (1 - s) * (1 - s) + draws * (0.5 - s) * (0.5 - s) + losses * s * s) / n;
+  const double margin = kZ95 * std::sqrt(var / n);
+  m.elo_low = elo_of_score(s - margin);
+  m.elo_high = elo_of_score(s + margin);
+  m.passed = m.win_rate >= kPassWinRate;
+  return m;
+}
+
+}  // namespace manaka::match

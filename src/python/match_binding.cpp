@@ -1,0 +1,186 @@
+// manaka._core.match (re-exported by manaka.chess): games between a Python
+// player and a UCI engine (match/match.h) and their score (match/score.h).
+//
+// play_match runs the whole match with the GIL released; the player and the
+// progress callback take it only while they run. An exception either raises
+// ends the match and propagates unchanged (KeyboardInterrupt included); the
+// PGN file is then not written.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chess/move_index.h"
+#include "match/match.h"
+#include "match/score.h"
+#include "python/bindings.h"
+#include "python/checks.h"
+#include "python/errors.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace manaka::python {
+namespace {
+
+// The longest movetime play_match takes, in seconds (an hour a move).
+constexpr double kMaxMovetimeSeconds = 3600.0;
+
+nb::dict score_dict(const match::MatchScore& s) {
+  nb::dict d;
+  d["wins"] = s.wins;
+  d["draws"] = s.draws;
+  d["losses"] = s.losses;
+  d["num_games"] = s.games();
+  d["score"] = s.score;
+  d["win_rate"] = s.win_rate;
+  d["elo_diff"] = s.elo;
+  d["elo_diff_low"] = s.elo_low;
+  d["elo_diff_high"] = s.elo_high;
+  d["passed"] = s.passed;
+  return d;
+}
+
+nb::dict game_dict(const match::MatchGame& g, const std::string& pgn) {
+  nb::dict d;
+  d["index"] = g.index;
+  d["pair"] = g.pair();
+  d["player_color"] = g.player == chess::WHITE ? "white" : "black";
+  d["result"] = std::string(g.outcome.result());
+  d["termination"] = std::string(chess::termination_name(g.outcome.termination));
+  d["player_score"] = g.player_score();
+  d["plies"] = int(g.moves.size());
+  d["opening_plies"] = g.opening_plies;
+  std::vector<std::string> moves;
+  for (chess::Move m : g.moves) moves.push_back(m.to_uci());
+  d["moves"] = moves;
+  d["engine_seconds"] = g.engine_seconds;
+  d["player_seconds"] = g.player_seconds;
+  d["pgn"] = pgn;
+  return d;
+}
+
+// The player's answer as a move: UCI text, or a policy index (an int, numpy
+// ints too) naming a legal move. Legality of UCI text is the runner's check.
+Result<chess::Move> move_of(const chess::Game& game, nb::handle answer) {
+  const chess::Position& pos = game.position();
+  if (nb::isinstance<nb::str>(answer)) {
+    const std::string uci = nb::cast<std::string>(answer);
+    auto m = chess::Move::parse_uci(uci);
+    if (!m.ok())
+      return Status::invalid("the player's move '" + uci + "' is not UCI in " + pos.fen() + ": " +
+                             m.status().message());
+    return *m;
+  }
+  if (nb::isinstance<nb::bool_>(answer) || !PyIndex_Check(answer.ptr()))
+    return Status::usage("the player returned " + nb::cast<std::string>(nb::repr(answer)) +
+                         "; expected a UCI move (str) or a policy index (int)");
+  const int64_t index = int_arg(answer, "the player's policy index", 0, chess::POLICY_SIZE - 1);
+  chess::Move m = chess::move_from_index(pos, int(index));
+  if (m == chess::MOVE_NONE)
+    return Status::invalid("the player's policy index " + std::to_string(index) + " names no legal move in " +
+                           pos.fen());
+  return m;
+}
+
+// A Python call made from the released match: the GIL taken, a Python
+// exception kept for re-raising after the match, any other refusal a Status.
+template <typename F>
+auto call_python(std::optional<nb::python_error>& raised, F&& f) -> decltype(f()) {
+  nb::gil_scoped_acquire acquire;
+  try {
+    return f();
+  } catch (nb::python_error& e) {
+    raised.emplace(std::move(e));
+    return Status::invalid("a Python exception");  // replaced by the exception itself
+  } catch (StatusError& e) {
+    return std::move(e.status);
+  } catch (const std::exception& e) {
+    return Status::usage(e.what());
+  }
+}
+
+nb::dict play_match(nb::object player, const std::string& engine, nb::handle num_games, nb::handle elo,
+                    nb::handle movetime, nb::handle seed, nb::handle opening_plies, std::optional<std::string> pgn,
+                    bool overwrite, nb::object progress, const std::string& player_name) {
+  match::MatchOptions o;
+  o.engine_path = engine;
+  o.games = int(int_arg(num_games, "num_games", 1, match::kMaxGames));
+  o.elo = int(int_arg(elo, "elo", match::kMinElo, match::kMaxElo));
+  const double seconds = number_arg(movetime, "movetime", 0.0, kMaxMovetimeSeconds, true, "a number of seconds");
+  o.limit = engine::SearchLimit{.movetime_ms = std::max(1, int(std::lround(seconds * 1000.0)))};
+  o.seed = seed_arg(seed);
+  o.opening_plies = int(int_arg(opening_plies, "opening_plies", 0, match::kMaxOpeningPlies));
+  o.player_name = player_name;
+  if (!PyCallable_Check(player.ptr()))
+    throw nb::type_error("player: must be callable (Board -> UCI str or policy index)");
+
+  std::optional<nb::python_error> raised;
+  int wins = 0, draws = 0, losses = 0;
+  nb::list games;  // touched only with the GIL held
+  match::Player call_player = [&](const chess::Game& game) -> Result<chess::Move> {
+    return call_python(raised, [&]() -> Result<chess::Move> {
+      nb::object answer = player(chess::Game(game));
+      return move_of(game, answer);
+    });
+  };
+  auto on_game = [&](const match::MatchGame& g, const std::string& text) -> Status {
+    return call_python(raised, [&]() -> Status {
+      const double points = g.player_score();
+      (points == 1.0 ? wins : points == 0.0 ? losses : draws) += 1;
+      nb::dict d = game_dict(g, text);
+      games.append(d);
+      if (progress.is_valid() && !progress.is_none()) progress(d, score_dict(match::score_match(wins, draws, losses)));
+      return {};
+    });
+  };
+  Result<match::MatchReport> report = Status::invalid("not played");
+  {
+    nb::gil_scoped_release release;
+    report = match::play_match(o, call_player, on_game, pgn.value_or(""), overwrite);
+  }
+  if (raised) throw std::move(*raised);
+  match::MatchReport r = unwrap(std::move(report));
+  nb::dict d = score_dict(match::score_match(wins, draws, losses));
+  d["engine"] = r.engine_name;
+  d["engine_elo"] = o.elo;
+  d["movetime"] = seconds;
+  d["seed"] = o.seed;
+  d["opening_plies"] = o.opening_plies;
+  d["pgn"] = pgn ? nb::cast(*pgn) : nb::none();
+  d["games"] = games;
+  return d;
+}
+
+}  // namespace
+
+void bind_match(nb::module_ m) {
+  m.attr("MIN_ELO") = match::kMinElo;
+  m.attr("MAX_ELO") = match::kMaxElo;
+  m.attr("PASS_WIN_RATE") = match::kPassWinRate;
+  m.def("play_match", &play_match, "player"_a, "engine"_a = "/usr/games/stockfish", "num_games"_a.none() = 100,
+        nb::kw_only(), "elo"_a.none() = match::kDefaultElo, "movetime"_a.none() = 0.1, "seed"_a.none() = 0,
+        "opening_plies"_a.none() = match::kDefaultOpeningPlies, "pgn"_a = nb::none(), "overwrite"_a = false,
+        "progress"_a = nb::none(), "player_name"_a = "manaka",
+        "Plays num_games games between player (a callable: Board -> UCI str or policy index) and the UCI engine "
+        "at UCI_Elo elo, movetime seconds a move, in pairs from random openings with colours swapped; returns "
+        "the score (wins, draws, losses, score, win_rate, elo_diff and its 95% interval, passed) with every "
+        "game. progress(game, score) is called after each game; pgn is written when the match is complete.");
+  m.def("match_score", [](nb::handle wins, nb::handle draws, nb::handle losses) {
+        const int w = int(int_arg(wins, "wins", 0, match::kMaxGames));
+        const int d = int(int_arg(draws, "draws", 0, match::kMaxGames));
+        const int l = int(int_arg(losses, "losses", 0, match::kMaxGames));
+        if (w + d + l == 0) raise_if_error(Status::usage("match_score: no games (wins + draws + losses is 0)"));
+        return score_dict(match::score_match(w, d, l));
+      }, "wins"_a, "draws"_a, "losses"_a,
+      "The score, win rate, Elo difference with its 95% interval (trinomial variance) and the pass criterion "
+      "(win_rate >= 0.50) of a match's wins, draws and losses.");
+}
+
+}  // namespace manaka::python

@@ -1,0 +1,164 @@
+// The match runner against the real Stockfish (movetime 20 ms) with scripted
+// players, its score arithmetic, and the PGN text of a game.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../engine/engine_fixture.h"
+#include "chess/movegen.h"
+#include "chess/pgn_text.h"
+#include "match/match.h"
+#include "match/score.h"
+
+namespace manaka::match {
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// The scripted player: the first legal move in generation order.
+Result<chess::Move> first_legal(const chess::Game& game) {
+  chess::MoveList list;
+  chess::generate_legal(game.position(), list);
+  return list[0];
+}
+
+MatchOptions quick(int games) {
+  MatchOptions o;
+  o.engine_path = manaka::testing::kStockfish;
+  o.limit = {.movetime_ms = 20};
+  o.games = games;
+  o.seed = 7;
+  return o;
+}
+
+#define REQUIRE_STOCKFISH() \
+  ASSERT_TRUE(manaka::testing::have_stockfish()) << "stockfish is not installed (make setup installs it)"
+
+TEST(Match, APairSharesItsOpeningWithColoursSwappedAndEndsByTheRules) {
+  REQUIRE_STOCKFISH();
+  std::vector<std::string> pgns;
+  auto report = play_match(quick(2), first_legal, [&](const MatchGame&, const std::string& pgn) {
+    pgns.push_back(pgn);
+    return Status();
+  });
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_EQ(report->games.size(), 2u);
+  ASSERT_EQ(pgns.size(), 2u);
+  const MatchGame& a = report->games[0];
+  const MatchGame& b = report->games[1];
+  EXPECT_EQ(a.player, chess::WHITE);
+  EXPECT_EQ(b.player, chess::BLACK);
+  ASSERT_EQ(a.opening_plies, 4);
+  ASSERT_EQ(b.opening_plies, 4);
+  EXPECT_TRUE(std::equal(a.moves.begin(), a.moves.begin() + 4, b.moves.begin()));
+  for (const MatchGame* g : {&a, &b}) {
+    // Replayed: no position before the last has an outcome, the last has
+    // the game's.
+    chess::Game replay(g->start);
+    for (chess::Move m : g->moves) {
+      ASSERT_FALSE(replay.outcome(true).has_value());
+      ASSERT_TRUE(replay.position().is_legal(m)) << m.to_uci();
+      replay.push(m);
+    }
+    auto outcome = replay.outcome(true);
+    ASSERT_TRUE(outcome.has_value());
+    EXPECT_EQ(*outcome, g->outcome);
+  }
+  EXPECT_TRUE(contains(pgns[0], "[White \"manaka\"]")) << pgns[0];
+  EXPECT_TRUE(contains(pgns[1], "[Black \"manaka\"]")) << pgns[1];
+  EXPECT_TRUE(contains(pgns[0], "[Opening \"random, 4 plies\"]")) << pgns[0];
+  EXPECT_TRUE(contains(pgns[0], "{ random opening ends }")) << pgns[0];
+}
+
+TEST(Match, OpeningsDependOnSeedAndPairOnly) {
+  std::set<std::vector<uint16_t>> seen;
+  for (uint64_t pair = 0; pair < 20; ++pair) {
+    auto a = random_opening(3, pair, 4);
+    auto b = random_opening(3, pair, 4);
+    ASSERT_TRUE(a.ok() && b.ok());
+    ASSERT_EQ(a->size(), 4u);
+    EXPECT_EQ(*a, *b);
+    std::vector<uint16_t> raw;
+    for (chess::Move m : *a) raw.push_back(m.raw);
+    seen.insert(raw);
+  }
+  EXPECT_GE(seen.size(), 19u);  // 20 pairs, (almost surely) 20 openings
+  auto other = random_opening(4, 0, 4);
+  ASSERT_TRUE(other.ok());
+  EXPECT_NE(*other, *random_opening(3, 0, 4));
+}
+
+TEST(Match, AnIllegalMoveFromThePlayerIsRefusedNamingIt) {
+  REQUIRE_STOCKFISH();
+  MatchOptions o = quick(1);
+  o.opening_plies = 0;
+  Player bad = [](const chess::Game&) -> Result<chess::Move> { return *chess::Move::parse_uci("e2e5"); };
+  auto report = play_match(o, bad, nullptr);
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.status().kind(), ErrorKind::Invalid);
+  EXPECT_EQ(report.status().message(),
+            "game 1, ply 1: the player's move e2e5 is illegal in "
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+}
+
+TEST(Match, ThePlayersErrorEndsTheMatchWithItsPlace) {
+  REQUIRE_STOCKFISH();
+  Player failing = [](const chess::Game&) -> Result<chess::Move> { return Status::usage("no network"); };
+  auto report = play_match(quick(1), failing, nullptr);
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.status().message(), "game 1, ply 5: no network");
+}
+
+TEST(Match, OptionsOutOfRangeAreRefusedNamingTheRange) {
+  MatchOptions o = quick(2);
+  o.elo = 1000;
+  Status st = check_options(o);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), "elo: 1000 is out of range 1350..2850");
+  o.elo = 1500;
+  o.games = 0;
+  EXPECT_EQ(check_options(o).message(), "games: 0 is out of range 1..1000000");
+  o.games = 2;
+  o.limit = {};
+  EXPECT_FALSE(check_options(o).ok());
+}
+
+TEST(MatchScore, KnownValues) {
+  MatchScore even = score_match(3, 4, 3);
+  EXPECT_DOUBLE_EQ(even.score, 0.5);
+  EXPECT_NEAR(even.elo, 0.0, 1e-12);
+  EXPECT_NEAR(even.elo_low, -even.elo_high, 1e-9);
+  EXPECT_FALSE(even.passed);  // win rate 0.3
+
+  MatchScore three_quarters = score_match(75, 0, 25);
+  EXPECT_NEAR(three_quarters.elo, 190.848501887865, 1e-9);
+  // var = 0.1875, se = sqrt(0.1875 / 100) = 0.0433013; s +- 1.96 se.
+  const double se = std::sqrt(0.1875 / 100);
+  EXPECT_NEAR(three_quarters.elo_low, elo_of_score(0.75 - kZ95 * se), 1e-9);
+  EXPECT_NEAR(three_quarters.elo_high, elo_of_score(0.75 + kZ95 * se), 1e-9);
+  EXPECT_TRUE(three_quarters.passed);
+  EXPECT_DOUBLE_EQ(three_quarters.win_rate, 0.75);
+
+  MatchScore all = score_match(4, 0, 0);
+  EXPECT_TRUE(std::isinf(all.elo) && all.elo > 0);
+  EXPECT_TRUE(score_match(50, 0, 50).passed);  // exactly 0.50 passes
+}
+
+TEST(PgnText, MovesCommentsAndASetUpStart) {
+  auto start = chess::Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7");
+  ASSERT_TRUE(start.ok());
+  std::vector<chess::Move> moves = {*chess::Move::parse_uci("e8d7"), *chess::Move::parse_uci("e2e4"),
+                                    *chess::Move::parse_uci("d7d6")};
+  std::string text = chess::game_pgn(*start, moves, {{"Event", "a \"quoted\" name"}, {"Result", "*"}}, "*",
+                                     {{1, "first"}, {2, "then }"}});
+  EXPECT_EQ(text,
+            "[Event \"a \\\"quoted\\\" name\"]\n[Result \"*\"]\n[SetUp \"1\"]\n"
+            "[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 7\"]\n\n"
+            "7... Kd7 { first } 8. e4 { then ) } 8... Kd6 *\n\n");
+}
+
+}  // namespace
+}  // namespace manaka::match

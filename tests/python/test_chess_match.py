@@ -1,0 +1,215 @@
+"""Games against the real Stockfish (movetime 20 ms): manaka.chess.play_match,
+its score arithmetic, and the evaluation command. python-chess is the
+test-only oracle: it parses the PGN and replays every game to its end."""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import random
+import sys
+import types
+from pathlib import Path
+from typing import Any, Dict, List
+
+import chess.pgn
+import pytest
+
+import manaka
+from manaka import chess as mchess
+from manaka import eval as meval
+
+STOCKFISH = "/usr/games/stockfish"
+pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="stockfish is not installed")
+
+
+def random_player(seed: int) -> Any:
+    rng = random.Random(seed)
+    return lambda board: rng.choice(board.legal_moves)
+
+
+def first_legal_index(board: mchess.Board) -> int:
+    return mchess.move_index(board, board.legal_moves[0])
+
+
+def check_games(summary: Dict[str, Any], pgn_text: str, opening_plies: int) -> None:
+    games = summary["games"]
+    parsed: List[chess.pgn.Game] = []
+    stream = io.StringIO(pgn_text)
+    while (g := chess.pgn.read_game(stream)) is not None:
+        parsed.append(g)
+    assert len(parsed) == len(games) == summary["num_games"]
+    for info, game in zip(games, parsed):
+        assert not game.errors
+        assert game.headers["Result"] == info["result"]
+        assert game.headers["Opening"] == f"random, {opening_plies} plies"
+        board = game.board()
+        moves = list(game.mainline_moves())
+        assert [m.uci() for m in moves] == info["moves"]
+        for m in moves:
+            assert board.outcome(claim_draw=True) is None  # no move after the end
+            board.push(m)
+        outcome = board.outcome(claim_draw=True)
+        assert outcome is not None
+        assert outcome.result() == info["result"]
+        assert outcome.termination.name == info["termination"] == game.headers["ManakaTermination"]
+        player = "white" if info["index"] % 2 == 0 else "black"
+        assert info["player_color"] == player
+        name_tag = "White" if player == "white" else "Black"
+        assert game.headers[name_tag] == "manaka"
+    # Pairs: the same opening with colours swapped; pairs differ.
+    openings = [tuple(g["moves"][:opening_plies]) for g in games]
+    for p in range(0, len(games), 2):
+        assert openings[p] == openings[p + 1]
+    assert len(set(openings[::2])) == len(games) // 2
+    wins = sum(g["player_score"] == 1.0 for g in games)
+    losses = sum(g["player_score"] == 0.0 for g in games)
+    assert (summary["wins"], summary["losses"], summary["draws"]) == (wins, losses, len(games) - wins - losses)
+
+
+def test_random_player_two_pairs_replay_by_python_chess(tmp_path: Path) -> None:
+    pgn = tmp_path / "games.pgn"
+    seen: List[int] = []
+    summary = mchess.play_match(
+        random_player(1), STOCKFISH, 4, elo=1350, movetime=0.02, seed=5, pgn=str(pgn),
+        progress=lambda game, score: seen.append(score["num_games"]),
+    )
+    assert seen == [1, 2, 3, 4]
+    assert summary["engine"].startswith("Stockfish")
+    assert summary["engine_elo"] == 1350
+    text = pgn.read_text()
+    assert text == "".join(g["pgn"] for g in summary["games"])
+    check_games(summary, text, 4)
+
+
+def test_first_legal_player_by_policy_index(tmp_path: Path) -> None:
+    summary = mchess.play_match(first_legal_index, STOCKFISH, 2, movetime=0.02, seed=9, opening_plies=2)
+    check_games(summary, "".join(g["pgn"] for g in summary["games"]), 2)
+    assert summary["pgn"] is None
+
+
+def test_same_seed_same_openings_other_seed_other_openings() -> None:
+    def openings(seed: int) -> List[List[str]]:
+        s = mchess.play_match(first_legal_index, STOCKFISH, 2, movetime=0.01, seed=seed)
+        return [g["moves"][:4] for g in s["games"]]
+
+    assert openings(3) == openings(3)
+    assert openings(3) != openings(4)
+
+
+def test_match_score_known_values() -> None:
+    even = mchess.match_score(3, 4, 3)
+    assert even["score"] == 0.5 and abs(even["elo_diff"]) < 1e-9
+    assert even["win_rate"] == 0.3 and not even["passed"]
+    q = mchess.match_score(75, 0, 25)
+    assert q["elo_diff"] == pytest.approx(190.8485, abs=1e-3)
+    # var = 0.1875 per game; se = sqrt(0.1875 / 100); 95%: 1.959964 se.
+    se = (0.1875 / 100) ** 0.5
+    low, high = 0.75 - 1.959964 * se, 0.75 + 1.959964 * se
+    assert q["elo_diff_low"] == pytest.approx(-400 * math.log10(1 / low - 1), abs=1e-3)
+    assert q["elo_diff_high"] == pytest.approx(-400 * math.log10(1 / high - 1), abs=1e-3)
+    assert q["passed"]
+    assert mchess.match_score(50, 0, 50)["passed"]  # exactly 0.50
+    assert mchess.match_score(2, 0, 0)["elo_diff"] == float("inf")
+    with pytest.raises(manaka.UsageError, match="no games"):
+        mchess.match_score(0, 0, 0)
+
+
+def test_illegal_move_is_refused_naming_it(tmp_path: Path) -> None:
+    pgn = tmp_path / "games.pgn"
+    with pytest.raises(manaka.InvalidDataError, match=r"game 1, ply 1: the player's move e2e5 is illegal in rnbqkbnr"):
+        mchess.play_match(lambda board: "e2e5", STOCKFISH, 2, movetime=0.02, opening_plies=0, pgn=str(pgn))
+    assert not pgn.exists()
+    with pytest.raises(manaka.InvalidDataError, match="'zz' is not UCI"):
+        mchess.play_match(lambda board: "zz", STOCKFISH, 2, movetime=0.02, opening_plies=0)
+    with pytest.raises(manaka.UsageError, match=r"the player returned 1\.5"):
+        mchess.play_match(lambda board: 1.5, STOCKFISH, 2, movetime=0.02, opening_plies=0)
+
+
+def test_player_exception_propagates_unchanged() -> None:
+    def broken(board: mchess.Board) -> str:
+        raise KeyError("the network's own bug")
+
+    with pytest.raises(KeyError, match="the network's own bug"):
+        mchess.play_match(broken, STOCKFISH, 2, movetime=0.02)
+
+
+def test_elo_outside_the_range_is_refused_naming_it() -> None:
+    with pytest.raises(manaka.UsageError, match=r"1350\.\.2850"):
+        mchess.play_match(first_legal_index, STOCKFISH, 2, elo=1000)
+    with pytest.raises(manaka.UsageError, match=r"1350\.\.2850"):
+        mchess.play_match(first_legal_index, STOCKFISH, 2, elo=3000)
+
+
+def test_existing_pgn_is_kept_without_overwrite(tmp_path: Path) -> None:
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text("keep me")
+    with pytest.raises(manaka.UsageError):
+        mchess.play_match(first_legal_index, STOCKFISH, 2, movetime=0.01, pgn=str(pgn))
+    assert pgn.read_text() == "keep me"
+
+
+def test_policy_player_takes_the_best_legal_logit() -> None:
+    import numpy as np
+
+    board = mchess.Board()
+    best = mchess.move_index(board, "g1f3")
+    illegal = next(i for i in range(mchess.POLICY_SIZE) if mchess.move_from_index(board, i) is None)
+    logits = np.zeros(mchess.POLICY_SIZE, dtype=np.float32)
+    logits[best] = 5.0
+    logits[illegal] = 9.0  # higher, but no legal move: never chosen
+
+    def policy(planes: Any) -> Any:
+        assert planes.shape == (20, 8, 8)
+        return logits
+
+    assert meval.policy_player(policy)(board) == "g1f3"
+
+
+def test_eval_refuses_simulations_and_a_missing_train_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ckpt = tmp_path / "net.pt"
+    ckpt.write_bytes(b"")
+    args = ["--game", "chess", "--checkpoint", str(ckpt), "--num-games", "2"]
+    assert meval.main(args + ["--simulations", "8"]) == 2
+    assert "the search is not built yet" in capsys.readouterr().err
+    assert meval.main(args + ["--elo", "1000"]) == 2
+    assert "1350..2850" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "manaka.train", None)  # import manaka.train fails
+    assert meval.main(args) == 2
+    assert "manaka.train (the network and its checkpoints) is not installed" in capsys.readouterr().err
+
+
+def test_eval_command_end_to_end_with_a_stand_in_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    torch = pytest.importorskip("torch")
+
+    class Uniform(torch.nn.Module):  # type: ignore[misc,name-defined]
+        def forward(self, x: Any) -> Any:
+            return torch.zeros(x.shape[0], 4672), torch.zeros(x.shape[0], 1)
+
+    class Trainer:  # manaka.train's: load_from_checkpoint(path, device) -> .best_net
+        def __init__(self) -> None:
+            self.best_net = Uniform()
+
+        @classmethod
+        def load_from_checkpoint(cls, path: str, device: str = "cpu") -> "Trainer":
+            return cls()
+
+    train = types.ModuleType("manaka.train")
+    train.Trainer = Trainer  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "manaka.train", train)
+    ckpt = tmp_path / "net.pt"
+    ckpt.write_bytes(b"")
+    pgn = tmp_path / "eval.pgn"
+    rc = meval.main(["--game", "chess", "--checkpoint", str(ckpt), "--num-games", "2", "--movetime", "0.02",
+                     "--pgn", str(pgn)])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    assert "game 1/2: network white" in out.err and "game 2/2: network black" in out.err
+    assert "games: 2" in out.out and "criterion win_rate >= 0.50: " in out.out
+    first = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert first is not None and len(list(first.mainline_moves())) > 4
