@@ -67,4 +67,22 @@ std::string game_pgn(const Position& start, std::span<const Move> moves, const P
   return out;
 }
 
+PgnTags random_opening_tags(const std::string& event, uint64_t round, const std::string& white,
+                            const std::string& black, const Outcome& outcome, int opening_plies) {
+  return {{"Event", event},
+          {"Site", "?"},
+          {"Date", "????.??.??"},
+          {"Round", std::to_string(round)},
+          {"White", white},
+          {"Black", black},
+          {"Result", outcome.result()},
+          {"Opening", "random, " + std::to_string(opening_plies) + " plies"},
+          {"ManakaTermination", termination_name(outcome.termination)}};
+}
+
+PgnComments opening_comment(int opening_plies) {
+  if (opening_plies <= 0) return {};
+  return {{opening_plies, "random opening ends"}};
+}
+
 }  // namespace manaka::chess

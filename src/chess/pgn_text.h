@@ -18,6 +18,7 @@
 
 #include "chess/move.h"
 #include "chess/position.h"
+#include "chess/termination.h"
 
 namespace manaka::chess {
 
@@ -30,5 +31,13 @@ using PgnComments = std::vector<std::pair<int, std::string>>;
 // in tags).
 std::string game_pgn(const Position& start, std::span<const Move> moves, const PgnTags& tags,
                      const std::string& result, const PgnComments& comments = {});
+
+// The tags of a game played from a random opening (the corpus's, a match's):
+// the Seven Tag Roster, Opening "random, N plies" and ManakaTermination
+// (python-chess's Termination name); with opening_comment, the comment
+// "random opening ends" after the opening's last ply.
+PgnTags random_opening_tags(const std::string& event, uint64_t round, const std::string& white,
+                            const std::string& black, const Outcome& outcome, int opening_plies);
+PgnComments opening_comment(int opening_plies);
 
 }  // namespace manaka::chess

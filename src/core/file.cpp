@@ -60,15 +60,19 @@ void InputFile::close() {
   fd_ = -1;
 }
 
-Result<size_t> InputFile::read(void* buf, size_t n) {
-  if (fd_ < 0) return Status::io(path_ + ": read from a closed file");
+namespace {
+
+// Reads until n bytes or the end of the file, retrying interrupted and short
+// reads; one_read(p, k, done) is one read(2) or pread(2) of k bytes into p.
+template <typename OneRead>
+Result<size_t> read_fully(const std::string& path, void* buf, size_t n, OneRead one_read) {
   size_t done = 0;
   auto* p = static_cast<uint8_t*>(buf);
   while (done < n) {
-    ssize_t got = ::read(fd_, p + done, n - done);
+    ssize_t got = one_read(p + done, n - done, done);
     if (got < 0) {
       if (errno == EINTR) continue;
-      return io_error(path_, "read failed", errno);
+      return io_error(path, "read failed", errno);
     }
     if (got == 0) break;
     done += static_cast<size_t>(got);
@@ -76,20 +80,18 @@ Result<size_t> InputFile::read(void* buf, size_t n) {
   return done;
 }
 
+}  // namespace
+
+Result<size_t> InputFile::read(void* buf, size_t n) {
+  if (fd_ < 0) return Status::io(path_ + ": read from a closed file");
+  return read_fully(path_, buf, n, [this](uint8_t* p, size_t k, size_t) { return ::read(fd_, p, k); });
+}
+
 Result<size_t> InputFile::read_at(uint64_t offset, void* buf, size_t n) {
   if (fd_ < 0) return Status::io(path_ + ": read from a closed file");
-  size_t done = 0;
-  auto* p = static_cast<uint8_t*>(buf);
-  while (done < n) {
-    ssize_t got = ::pread(fd_, p + done, n - done, static_cast<off_t>(offset + done));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      return io_error(path_, "read failed", errno);
-    }
-    if (got == 0) break;
-    done += static_cast<size_t>(got);
-  }
-  return done;
+  return read_fully(path_, buf, n, [this, offset](uint8_t* p, size_t k, size_t done) {
+    return ::pread(fd_, p, k, static_cast<off_t>(offset + done));
+  });
 }
 
 // ---- OutputFile ----

@@ -122,20 +122,11 @@ Result<MatchGame> play_game(engine::Engine& engine, const Player& player, const 
 std::string match_game_pgn(const MatchGame& g, const MatchOptions& options, const std::string& engine_name) {
   const std::string engine = engine_name + " (UCI_Elo " + std::to_string(options.elo) + ")";
   const bool white = g.player == chess::WHITE;
-  chess::PgnTags tags = {
-      {"Event", options.event},
-      {"Site", "?"},
-      {"Date", "????.??.??"},
-      {"Round", std::to_string(g.index + 1)},
-      {"White", white ? options.player_name : engine},
-      {"Black", white ? engine : options.player_name},
-      {"Result", g.outcome.result()},
-      {"Opening", "random, " + std::to_string(g.opening_plies) + " plies"},
-      {"ManakaTermination", chess::termination_name(g.outcome.termination)},
-  };
-  chess::PgnComments comments;
-  if (g.opening_plies > 0) comments.push_back({g.opening_plies, "random opening ends"});
-  return chess::game_pgn(g.start, g.moves, tags, g.outcome.result(), comments);
+  const chess::PgnTags tags = chess::random_opening_tags(options.event, g.index + 1,
+                                                         white ? options.player_name : engine,
+                                                         white ? engine : options.player_name, g.outcome,
+                                                         g.opening_plies);
+  return chess::game_pgn(g.start, g.moves, tags, g.outcome.result(), chess::opening_comment(g.opening_plies));
 }
 
 Result<MatchReport> play_match(const MatchOptions& options, const Player& player,

@@ -19,25 +19,13 @@ from pathlib import Path
 import pytest
 
 from manaka import shards, shogi, stream
+from test_shards import selfplay_stream as shared_selfplay_stream
 
 MANAKA = os.environ.get("MANAKA_BIN") or str(Path(sys.executable).with_name("manaka"))
 
 
 def selfplay_stream(path, games=300):
-    import random
-
-    rng = random.Random(3)
-    with stream.SelfPlayWriter(str(path)) as w:
-        for _ in range(games):
-            pos = shogi.Position()
-            w.begin_game()
-            for ply in range(rng.randint(10, 40)):
-                legal = [int(m) for m in pos.legal_move16s()]
-                mv = rng.sample(legal, min(len(legal), rng.randint(1, 8)))
-                w.add_position(pos.pack(), ply, rng.uniform(-1, 1), mv, [rng.randint(1, 100) for _ in mv])
-                pos.push(mv[0])
-            w.end_game(rng.choice([1, -1, 0]))
-    return path
+    return shared_selfplay_stream(path, games=games, seed=3, plies=(10, 40))
 
 
 def test_pack_beyond_the_file_size_limit_names_the_shard_and_the_reason(tmp_path):

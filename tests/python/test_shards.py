@@ -9,14 +9,14 @@ import pytest
 from manaka import shards, shogi, stream
 
 
-def selfplay_stream(path, games=30, seed=5):
+def selfplay_stream(path, games=30, seed=5, plies=(4, 30)):
     """Random legal games; every game starts at the initial position, so boards repeat."""
     rng = random.Random(seed)
     with stream.SelfPlayWriter(str(path)) as w:
         for _ in range(games):
             pos = shogi.Position()
             w.begin_game()
-            for ply in range(rng.randint(4, 30)):
+            for ply in range(rng.randint(*plies)):
                 legal = [int(m) for m in pos.legal_move16s()]
                 mv = rng.sample(legal, min(len(legal), rng.randint(1, 8)))
                 w.add_position(pos.pack(), ply, rng.uniform(-1, 1), mv, [rng.randint(1, 100) for _ in mv])

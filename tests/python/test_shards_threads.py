@@ -14,25 +14,11 @@ import textwrap
 import pyarrow.parquet as pq
 
 from manaka import shards, shogi, stream
+from test_shards import selfplay_stream
 
 THREADS = 8
 READS_PER_THREAD = 3000
 ROW_GROUP_ROWS = 16
-
-
-def selfplay_stream(path, games=80, seed=5):
-    rng = random.Random(seed)
-    with stream.SelfPlayWriter(str(path)) as w:
-        for _ in range(games):
-            pos = shogi.Position()
-            w.begin_game()
-            for ply in range(rng.randint(4, 30)):
-                legal = [int(m) for m in pos.legal_move16s()]
-                mv = rng.sample(legal, min(len(legal), rng.randint(1, 8)))
-                w.add_position(pos.pack(), ply, rng.uniform(-1, 1), mv, [rng.randint(1, 100) for _ in mv])
-                pos.push(mv[0])
-            w.end_game(rng.choice([1, -1, 0]))
-    return path
 
 
 HAMMER = textwrap.dedent("""
@@ -77,7 +63,7 @@ HAMMER = textwrap.dedent("""
 
 
 def test_threads_sharing_a_shard_file_read_what_one_thread_reads(tmp_path):
-    src = selfplay_stream(tmp_path / "sp.mpk")
+    src = selfplay_stream(tmp_path / "sp.mpk", games=80)
     shards.pack([str(src)], str(tmp_path / "s"), seed=1)
     # Many small row groups (the reader takes shards written by other tools
     # too): more reads in flight at once on the same file.
