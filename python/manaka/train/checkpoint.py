@@ -1,0 +1,73 @@
+"""``pretrained.pt``, the spec's contract, and the state an interrupted run resumes from.
+
+``pretrained.pt`` holds exactly the spec's keys, so that
+``Trainer.load_from_checkpoint`` reads it as it reads a refinement iteration's
+checkpoint::
+
+    iteration        0 (refinement starts counting at 1)
+    config           the PretrainConfig as a dict (informational)
+    best_net         state_dict of the best network by validation loss
+    candidate_net    a copy of best_net
+    optimizer        AdamW's state at the end of the last completed epoch
+    _pretrain_epoch  completed epochs (informational)
+
+The resume state (``<output>.resume.pt``) is separate, so the contract's
+keys stay exact: the latest weights, optimizer, schedule, epoch counters and
+the early-stopping record. Both are written to a temporary name in the same
+directory and renamed: a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+from typing import Any, Union
+
+import torch
+
+__all__ = ["CHECKPOINT_KEYS", "save_atomic", "pretrained_checkpoint", "resume_path", "load"]
+
+PathLike = Union[str, os.PathLike]
+
+CHECKPOINT_KEYS = frozenset({"iteration", "config", "best_net", "candidate_net", "optimizer", "_pretrain_epoch"})
+
+
+def save_atomic(obj: Any, path: PathLike) -> None:
+    """``torch.save`` to ``<path>.tmp-<pid>``, flushed to disk, then renamed over ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            torch.save(obj, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def pretrained_checkpoint(config: dict, best_net: dict, optimizer: dict, epoch: int) -> dict:
+    """The spec's dict; best_net and candidate_net are independent copies (on the CPU)."""
+    best = {k: v.detach().to("cpu", copy=True) for k, v in best_net.items()}
+    return {
+        "iteration": 0,
+        "config": copy.deepcopy(config),
+        "best_net": best,
+        "candidate_net": {k: v.clone() for k, v in best.items()},
+        "optimizer": optimizer,
+        "_pretrain_epoch": epoch,
+    }
+
+
+def resume_path(output: PathLike) -> Path:
+    """Where the resume state of the run writing ``output`` lives."""
+    output = Path(output)
+    return output.with_name(output.name + ".resume.pt")
+
+
+def load(path: PathLike) -> dict:
+    """A checkpoint, on the CPU (tensors and plain containers only: weights_only)."""
+    return torch.load(path, map_location="cpu", weights_only=True)

@@ -1,0 +1,346 @@
+"""Phase 2: supervised pre-training on the npz corpus, writing ``pretrained.pt``.
+
+``fit`` is the loop, over any source of batches: a function from the epoch
+(0-based) to an iterable of ``(states f32 (B,20,8,8), moves i64 (B,),
+outcomes f32 (B,))``. ``pretrain`` is the command's: it lists the corpus's
+shards, holds the spec's validation shards out, and feeds ``fit`` from
+``manaka.chess.iter_batches`` (``manaka.train.data.batches``).
+
+Per step: loss = policy cross-entropy on the played move + value MSE on the
+outcome, AdamW, the learning-rate schedule. Per epoch: validation (policy
+top-1 accuracy, policy CE, value MSE, their sum as the validation loss), early
+stopping after ``patience`` epochs without a lower validation loss,
+``pretrained.pt`` (best weights) and the resume state, one JSON line in the
+metrics file. Progress goes to stderr: a live line on a terminal, a line
+every ``progress_seconds`` otherwise.
+
+Repeatability: ``seed`` seeds torch before the network is built and fixes
+every epoch's shuffle (a function of seed and epoch), so two CPU runs with
+the same seed, data and thread count give the same weights, and a resumed
+run gives what the uninterrupted run gives. GPU kernels are not forced
+deterministic (cost), so GPU runs agree only closely.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Optional, TextIO
+
+import torch
+
+from manaka.train import checkpoint, data
+from manaka.train.config import PretrainConfig, ScheduleConfig, config_to_dict
+from manaka.train.network import PolicyValueNet, count_parameters, policy_value_loss
+
+__all__ = ["BatchSource", "PretrainResult", "resolve_device", "epoch_seed", "make_schedule", "evaluate", "fit",
+           "pretrain"]
+
+BatchSource = Callable[[int], Iterable[data.Batch]]
+
+# Keys that may differ between an interrupted run and its resumption.
+_RESUMABLE_CHANGES = {"corpus", "output", "metrics", "device", "log_every", "progress_seconds"}
+
+
+@dataclass
+class PretrainResult:
+    epochs_completed: int
+    best_epoch: int            # 1-based epoch of best_net
+    best_val_loss: float
+    stopped_early: bool
+    parameters: int
+    history: list[dict] = field(default_factory=list)  # the epoch lines of this run (and of a resumed one's past)
+
+
+def resolve_device(name: str) -> torch.device:
+    """``"auto"``: cuda when available, else mps, else cpu; anything else as torch reads it."""
+    if name == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+            return torch.device("mps")
+        return torch.device("cpu")
+    return torch.device(name)
+
+
+def epoch_seed(seed: int, epoch: int) -> int:
+    """The shuffle seed of an epoch: fixed by the run's seed, whatever ran before."""
+    return (seed * 1_000_003 + epoch) % 2**63
+
+
+def make_schedule(optimizer: torch.optim.Optimizer, schedule: ScheduleConfig,
+                  total_steps: int) -> torch.optim.lr_scheduler.LRScheduler:
+    total_steps = max(1, total_steps)
+    if schedule.kind == "onecycle":
+        lr = optimizer.param_groups[0]["lr"]
+        return torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=total_steps + 1,
+                                                   pct_start=max(schedule.warmup_fraction, 1e-6))
+    warmup = int(total_steps * schedule.warmup_fraction)
+    floor = schedule.min_lr_ratio
+
+    def factor(step: int) -> float:
+        if warmup and step < warmup:
+            return (step + 1) / warmup
+        if schedule.kind == "constant":
+            return 1.0
+        progress = min(1.0, (step - warmup) / max(1, total_steps - warmup))
+        return floor + (1 - floor) * 0.5 * (1 + math.cos(math.pi * progress))
+
+    return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+
+
+@torch.no_grad()
+def evaluate(net: PolicyValueNet, batches: Iterable[data.Batch], device: torch.device) -> dict:
+    """``{"positions", "policy_ce", "value_mse", "top1", "loss"}`` over the batches, in eval mode."""
+    was_training = net.training
+    net.eval()
+    n, ce, mse, correct = 0, 0.0, 0.0, 0
+    for states, moves, outcomes in batches:
+        states, moves, outcomes = states.to(device), moves.to(device), outcomes.to(device)
+        logits, value = net(states)
+        ce += float(torch.nn.functional.cross_entropy(logits, moves, reduction="sum"))
+        mse += float(torch.nn.functional.mse_loss(value, outcomes, reduction="sum"))
+        correct += int((logits.argmax(1) == moves).sum())
+        n += int(moves.shape[0])
+    net.train(was_training)
+    if n == 0:
+        raise ValueError("the validation data yielded no positions")
+    out = {"positions": n, "policy_ce": ce / n, "value_mse": mse / n, "top1": correct / n}
+    out["loss"] = out["policy_ce"] + out["value_mse"]
+    return out
+
+
+class _Progress:
+    """Steps, samples/s and ETA on a stream: live on a terminal, periodic lines otherwise."""
+
+    def __init__(self, stream: Optional[TextIO], total_steps: int, done_steps: int, interval: float) -> None:
+        self.stream = stream
+        self.live = bool(stream is not None and getattr(stream, "isatty", lambda: False)())
+        self.interval = 0.5 if self.live else interval
+        self.total = total_steps
+        self.start_step = done_steps
+        self.start = self.last = time.monotonic()
+        self.samples = 0
+        self.dirty = False
+
+    def step(self, epoch: int, epochs: int, step: int, batch: int, loss: float) -> None:
+        self.samples += batch
+        now = time.monotonic()
+        if self.stream is None or now - self.last < self.interval:
+            return
+        self.last = now
+        elapsed = now - self.start
+        rate = self.samples / elapsed if elapsed > 0 else 0.0
+        per_step = elapsed / max(1, step - self.start_step)
+        eta = max(0, self.total - step) * per_step
+        line = (f"pretrain: epoch {epoch + 1}/{epochs} step {step}/{self.total} loss {loss:.4f} "
+                f"{rate:,.0f} samples/s ETA {_duration(eta)}")
+        if self.live:
+            self.stream.write("\r" + line + "\x1b[K")
+            self.dirty = True
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def message(self, text: str) -> None:
+        if self.stream is None:
+            return
+        if self.dirty:
+            self.stream.write("\r\x1b[K")
+            self.dirty = False
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+def _cpu_state(net: torch.nn.Module) -> dict:
+    return {k: v.detach().to("cpu", copy=True) for k, v in net.state_dict().items()}
+
+
+def _comparable(config: dict) -> dict:
+    return {k: v for k, v in config.items() if k not in _RESUMABLE_CHANGES}
+
+
+def fit(
+    config: PretrainConfig,
+    train: BatchSource,
+    val: BatchSource,
+    *,
+    steps_per_epoch: int,
+    resume: bool = False,
+    overwrite: bool = False,
+    progress: Optional[TextIO] = sys.stderr,
+) -> PretrainResult:
+    """Train ``config.epochs`` epochs at most, writing ``config.output`` after each.
+
+    ``steps_per_epoch`` sizes the schedule and the ETA. ``resume``: continue
+    from ``<output>.resume.pt`` at the epoch after its last completed one
+    (a finished run resumed returns at once). Otherwise an existing output or
+    resume state is refused unless ``overwrite`` (the project's output
+    policy); it is replaced only when the first epoch completes.
+    """
+    output = Path(config.output)
+    state_path = checkpoint.resume_path(output)
+    config_dict = config_to_dict(config)
+    device = resolve_device(config.device)
+
+    torch.manual_seed(config.seed)
+    net = PolicyValueNet(config.model).to(device)
+    optimizer = torch.optim.AdamW(net.parameters(), lr=config.optimizer.lr,
+                                  weight_decay=config.optimizer.weight_decay)
+    total_steps = steps_per_epoch * config.epochs
+    scheduler = make_schedule(optimizer, config.schedule, total_steps)
+    params = count_parameters(net)
+
+    first_epoch, step, best_val, best_epoch, bad = 0, 0, math.inf, 0, 0
+    best_state: Optional[dict] = None
+    history: list[dict] = []
+    if resume:
+        if not state_path.exists():
+            raise FileNotFoundError(f"nothing to resume: {state_path} does not exist")
+        st = checkpoint.load(state_path)
+        if _comparable(st["config"]) != _comparable(config_dict):
+            changed = sorted(k for k in _comparable(config_dict)
+                             if st["config"].get(k) != config_dict[k])
+            raise ValueError(f"cannot resume {state_path}: the configuration differs in {', '.join(changed)}")
+        net.load_state_dict(st["net"])
+        optimizer.load_state_dict(st["optimizer"])
+        scheduler.load_state_dict(st["scheduler"])
+        torch.set_rng_state(st["rng"])
+        first_epoch, step, best_val, best_epoch, bad = (st["epoch"], st["step"], st["best_val"], st["best_epoch"],
+                                                        st["bad_epochs"])
+        best_state, history = st["best_net"], list(st["history"])
+        if st["done"]:
+            return PretrainResult(first_epoch, best_epoch, best_val, st["stopped_early"], params, history)
+    elif (output.exists() or state_path.exists()) and not overwrite:
+        raise FileExistsError(f"{output} (or its resume state) exists: pass --resume to continue that run, "
+                              "or --overwrite to start over")
+
+    metrics = None
+    if config.metrics:
+        Path(config.metrics).parent.mkdir(parents=True, exist_ok=True)
+        metrics = open(config.metrics, "a" if resume else "w")
+    bar = _Progress(progress, total_steps, step, config.progress_seconds)
+    bar.message(f"pretrain: {params:,} parameters ({config.model.blocks} blocks x {config.model.channels} "
+                f"channels) on {device}, {steps_per_epoch} steps/epoch, epochs {first_epoch + 1}..{config.epochs}")
+    stopped_early = False
+    try:
+        for epoch in range(first_epoch, config.epochs):
+            net.train()
+            started = time.monotonic()
+            window = {"n": 0, "loss": 0.0, "policy_ce": 0.0, "value_mse": 0.0, "t": started}
+            epoch_loss, epoch_n = 0.0, 0
+            for states, moves, outcomes in train(epoch):
+                states, moves, outcomes = states.to(device), moves.to(device), outcomes.to(device)
+                logits, value = net(states)
+                loss, policy_ce, value_mse = policy_value_loss(logits, value, moves, outcomes)
+                optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                if config.optimizer.grad_clip > 0:
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), config.optimizer.grad_clip)
+                optimizer.step()
+                if scheduler.last_epoch < total_steps:
+                    scheduler.step()
+                step += 1
+                b = int(moves.shape[0])
+                lv = float(loss.detach())
+                epoch_loss += lv * b
+                epoch_n += b
+                window["n"] += b
+                window["loss"] += lv * b
+                window["policy_ce"] += float(policy_ce.detach()) * b
+                window["value_mse"] += float(value_mse.detach()) * b
+                bar.step(epoch, config.epochs, step, b, lv)
+                if metrics is not None and step % config.log_every == 0:
+                    now = time.monotonic()
+                    n = window["n"]
+                    metrics.write(json.dumps({
+                        "kind": "train", "epoch": epoch + 1, "step": step,
+                        "loss": window["loss"] / n, "policy_ce": window["policy_ce"] / n,
+                        "value_mse": window["value_mse"] / n, "lr": optimizer.param_groups[0]["lr"],
+                        "samples_per_s": n / max(1e-9, now - window["t"])}) + "\n")
+                    metrics.flush()
+                    window = {"n": 0, "loss": 0.0, "policy_ce": 0.0, "value_mse": 0.0, "t": now}
+            if epoch_n == 0:
+                raise ValueError(f"epoch {epoch + 1}: the training data yielded no positions")
+            train_seconds = time.monotonic() - started
+            v = evaluate(net, val(epoch), device)
+            improved = v["loss"] < best_val
+            if improved:
+                best_val, best_epoch, bad = v["loss"], epoch + 1, 0
+                best_state = _cpu_state(net)
+            else:
+                bad += 1
+            stopped_early = bad >= config.patience and epoch + 1 < config.epochs
+            done = stopped_early or epoch + 1 == config.epochs
+            line = {"kind": "epoch", "epoch": epoch + 1, "step": step, "train_loss": epoch_loss / epoch_n,
+                    "val_loss": v["loss"], "val_policy_ce": v["policy_ce"], "val_value_mse": v["value_mse"],
+                    "val_top1": v["top1"], "val_positions": v["positions"], "best_epoch": best_epoch,
+                    "improved": improved, "samples_per_s": epoch_n / max(1e-9, train_seconds),
+                    "seconds": time.monotonic() - started}
+            history.append(line)
+            assert best_state is not None
+            checkpoint.save_atomic(checkpoint.pretrained_checkpoint(config_dict, best_state,
+                                                                    optimizer.state_dict(), epoch + 1), output)
+            checkpoint.save_atomic({
+                "config": config_dict, "epoch": epoch + 1, "step": step, "net": _cpu_state(net),
+                "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(),
+                "rng": torch.get_rng_state(), "best_net": best_state, "best_val": best_val,
+                "best_epoch": best_epoch, "bad_epochs": bad, "history": history, "done": done,
+                "stopped_early": stopped_early}, state_path)
+            if metrics is not None:
+                metrics.write(json.dumps(line) + "\n")
+                metrics.flush()
+            bar.message(f"pretrain: epoch {epoch + 1}: train loss {line['train_loss']:.4f}, val loss "
+                        f"{v['loss']:.4f} (policy CE {v['policy_ce']:.4f}, value MSE {v['value_mse']:.4f}, "
+                        f"top-1 {v['top1']:.3f}){' best' if improved else ''}, "
+                        f"{line['samples_per_s']:,.0f} samples/s")
+            if stopped_early:
+                bar.message(f"pretrain: stopping early, no better validation loss for {bad} epoch(s)")
+                break
+    finally:
+        if metrics is not None:
+            metrics.close()
+    return PretrainResult(len(history) and history[-1]["epoch"], best_epoch, best_val, stopped_early, params,
+                          history)
+
+
+def pretrain(
+    config: PretrainConfig,
+    *,
+    resume: bool = False,
+    overwrite: bool = False,
+    batches: Callable[..., Iterable[data.Batch]] = data.batches,
+    progress: Optional[TextIO] = sys.stderr,
+) -> PretrainResult:
+    """Pre-train on ``config.corpus``: the spec's split, ``batches`` (default ``iter_batches``) as the reader.
+
+    ``batches(shards, batch_size, device, shuffle, seed)`` is called once per
+    epoch for the training shards (shuffled, seed from ``epoch_seed``) and
+    once for the validation shards (in order).
+    """
+    shards = data.list_shards(config.corpus)
+    train_shards, val_shards = data.split_shards(shards, config.val_fraction)
+    steps = data.steps_per_epoch(data.count_positions(train_shards), config.batch_size)
+    device = resolve_device(config.device)
+    if progress is not None:
+        progress.write(f"pretrain: {len(train_shards)} training shard(s), {len(val_shards)} validation shard(s) "
+                       f"in {config.corpus}\n")
+
+    def train(epoch: int) -> Iterable[data.Batch]:
+        return batches(train_shards, config.batch_size, device, True, epoch_seed(config.seed, epoch))
+
+    def val(epoch: int) -> Iterable[data.Batch]:
+        return batches(val_shards, config.batch_size, device, False, 0)
+
+    return fit(config, train, val, steps_per_epoch=steps, resume=resume, overwrite=overwrite,
+               progress=progress)
+
