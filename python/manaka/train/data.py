@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 from typing import Iterable, Sequence, Union
 
-import numpy as np
 import torch
 
 __all__ = ["Batch", "MissingLoaderError", "list_shards", "split_shards", "count_positions", "steps_per_epoch",
@@ -27,32 +26,42 @@ class MissingLoaderError(RuntimeError):
 
 
 def list_shards(corpus: PathLike) -> list[Path]:
-    """The corpus's ``shard_*.npz``, sorted; an empty or missing directory is an error."""
+    """The corpus's ``shard_*.npz``, sorted (``manaka.chess.list_shards``); none is an error."""
+    from manaka import chess
+
     root = Path(corpus)
     if not root.is_dir():
         raise FileNotFoundError(f"corpus directory {os.fspath(root)!r} does not exist")
-    shards = sorted(root.glob("shard_*.npz"))
+    shards = chess.list_shards(root)
     if not shards:
         raise FileNotFoundError(f"corpus directory {os.fspath(root)!r} has no shard_*.npz")
     return shards
 
 
 def split_shards(shards: Sequence[Path], val_fraction: float = 0.05) -> tuple[list[Path], list[Path]]:
-    """The spec's split: the last ``max(1, int(len(shards) * val_fraction))`` sorted shards validate."""
-    shards = sorted(shards)
+    """The spec's split (``manaka.chess.split_shards``), refusing a corpus too small to hold any out."""
+    from manaka import chess
+
     n_val = max(1, int(len(shards) * val_fraction))
     if len(shards) <= n_val:
         raise ValueError(f"{len(shards)} shard(s): at least {n_val + 1} are needed to hold {n_val} out for validation")
-    return shards[:-n_val], shards[-n_val:]
+    train, val = chess.split_shards(list(shards), val_fraction)
+    return list(train), list(val)
 
 
 def count_positions(shards: Sequence[Path]) -> list[int]:
-    """Positions in each shard (reads only each shard's ``outcomes`` array)."""
-    counts = []
-    for path in shards:
-        with np.load(path) as data:
-            counts.append(int(data["outcomes"].shape[0]))
-    return counts
+    """Positions in each shard: from the corpus's corpus.json when it lists the shard (manaka chess
+    corpus writes one), else from the shard itself through the C++ reader."""
+    import json
+
+    from manaka import chess
+
+    listed: dict[str, int] = {}
+    for manifest in {Path(p).parent / "corpus.json" for p in shards}:
+        if manifest.exists():
+            for entry in json.loads(manifest.read_text())["shards"]:
+                listed[os.fspath(manifest.parent / entry["file"])] = int(entry["positions"])
+    return [listed.get(os.fspath(p)) or int(chess.read_shard(p)[2].shape[0]) for p in shards]
 
 
 def steps_per_epoch(counts: Sequence[int], batch_size: int) -> int:
