@@ -98,14 +98,17 @@ def evaluate(net: PolicyValueNet, batches: Iterable[data.Batch], device: torch.d
     """``{"positions", "policy_ce", "value_mse", "top1", "loss"}`` over the batches, in eval mode."""
     was_training = net.training
     net.eval()
-    n, ce, mse, correct = 0, 0.0, 0.0, 0
+    n = 0
+    dtype = torch.float32 if device.type == "mps" else torch.float64  # mps has no float64
+    sums = torch.zeros(3, device=device, dtype=dtype)  # CE, squared error, correct; read once at the end
     for states, moves, outcomes in batches:
         states, moves, outcomes = states.to(device), moves.to(device), outcomes.to(device)
         logits, value = net(states)
-        ce += float(torch.nn.functional.cross_entropy(logits, moves, reduction="sum"))
-        mse += float(torch.nn.functional.mse_loss(value, outcomes, reduction="sum"))
-        correct += int((logits.argmax(1) == moves).sum())
+        sums += torch.stack([torch.nn.functional.cross_entropy(logits, moves, reduction="sum").to(dtype),
+                             torch.nn.functional.mse_loss(value, outcomes, reduction="sum").to(dtype),
+                             (logits.argmax(1) == moves).sum().to(dtype)])
         n += int(moves.shape[0])
+    ce, mse, correct = sums.tolist()
     net.train(was_training)
     if n == 0:
         raise ValueError("the validation data yielded no positions")
