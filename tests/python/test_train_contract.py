@@ -8,6 +8,7 @@ iteration counting from 1. Also: the network's shapes, masking, and that
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from manaka.train import CHECKPOINT_KEYS, POLICY_SIZE, PolicyValueNet, Trainer, 
 from manaka.train import data, pretrain
 from manaka.train.config import ModelConfig, config_from_dict, config_to_dict
 from manaka.train.network import policy_value_loss
-from train_synthetic import numpy_batches, synthetic_source, tiny_config, write_shards
+from train_synthetic import numpy_batches, synthetic_source, tiny_config, write_shards, one_thread  # noqa: F401 (autouse fixture)
 
 SPEC_KEYS = {"iteration", "config", "best_net", "candidate_net", "optimizer", "_pretrain_epoch"}
 
@@ -129,3 +130,15 @@ def test_import_manaka_needs_no_torch() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_progress_lines_have_rate_and_eta(tmp_path: Path) -> None:
+    stream = io.StringIO()  # not a terminal: whole lines, every progress_seconds
+    config = tiny_config(tmp_path, epochs=1, progress_seconds=0.0)
+    fit(config, synthetic_source(64, 16, seed=1), synthetic_source(16, 16, seed=2), steps_per_epoch=4,
+        progress=stream)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("pretrain: ") and "parameters" in lines[0]
+    steps = [line for line in lines if " step " in line]
+    assert steps and all("samples/s" in line and "ETA" in line and "\r" not in line for line in steps)
+    assert any(line.startswith("pretrain: epoch 1: ") and "top-1" in line for line in lines)

@@ -9,7 +9,7 @@ import torch
 from manaka.train import fit
 from manaka.train.config import ModelConfig, OptimizerConfig
 from manaka.train.pretrain import evaluate
-from train_synthetic import synthetic_source, tiny_config
+from train_synthetic import synthetic_source, tiny_config, one_thread  # noqa: F401 (autouse fixture)
 
 
 def test_tiny_network_learns_the_move(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from manaka.train import fit
-from train_synthetic import Batch, synthetic_source, tiny_config
+from train_synthetic import Batch, synthetic_source, tiny_config, one_thread  # noqa: F401 (autouse fixture)
 
 
 class Crash(Exception):

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 import numpy as np
+import pytest
 import torch
 
 from manaka.train.config import ModelConfig, PretrainConfig
@@ -83,3 +84,12 @@ def numpy_batches(shards: Sequence[Path], batch_size: int, device: torch.device,
         order = rng.permutation(len(m)) if shuffle else None
         for states, moves, outcomes in to_batches(s, m, z, batch_size, order):
             yield states.to(device), moves.to(device), outcomes.to(device)
+
+
+@pytest.fixture(autouse=True)
+def one_thread() -> Iterator[None]:
+    """One torch thread: the tests' networks are tiny, and two threads collapse on a busy 2-core machine."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

@@ -98,14 +98,17 @@ def evaluate(net: PolicyValueNet, batches: Iterable[data.Batch], device: torch.d
     """``{"positions", "policy_ce", "value_mse", "top1", "loss"}`` over the batches, in eval mode."""
     was_training = net.training
     net.eval()
-    n, ce, mse, correct = 0, 0.0, 0.0, 0
+    n = 0
+    dtype = torch.float32 if device.type == "mps" else torch.float64  # mps has no float64
+    sums = torch.zeros(3, device=device, dtype=dtype)  # CE, squared error, correct; read once at the end
     for states, moves, outcomes in batches:
         states, moves, outcomes = states.to(device), moves.to(device), outcomes.to(device)
         logits, value = net(states)
-        ce += float(torch.nn.functional.cross_entropy(logits, moves, reduction="sum"))
-        mse += float(torch.nn.functional.mse_loss(value, outcomes, reduction="sum"))
-        correct += int((logits.argmax(1) == moves).sum())
+        sums += torch.stack([torch.nn.functional.cross_entropy(logits, moves, reduction="sum").to(dtype),
+                             torch.nn.functional.mse_loss(value, outcomes, reduction="sum").to(dtype),
+                             (logits.argmax(1) == moves).sum().to(dtype)])
         n += int(moves.shape[0])
+    ce, mse, correct = sums.tolist()
     net.train(was_training)
     if n == 0:
         raise ValueError("the validation data yielded no positions")
@@ -127,7 +130,7 @@ class _Progress:
         self.samples = 0
         self.dirty = False
 
-    def step(self, epoch: int, epochs: int, step: int, batch: int, loss: float) -> None:
+    def step(self, epoch: int, epochs: int, step: int, batch: int, loss: torch.Tensor) -> None:
         self.samples += batch
         now = time.monotonic()
         if self.stream is None or now - self.last < self.interval:
@@ -137,7 +140,7 @@ class _Progress:
         rate = self.samples / elapsed if elapsed > 0 else 0.0
         per_step = elapsed / max(1, step - self.start_step)
         eta = max(0, self.total - step) * per_step
-        line = (f"pretrain: epoch {epoch + 1}/{epochs} step {step}/{self.total} loss {loss:.4f} "
+        line = (f"pretrain: epoch {epoch + 1}/{epochs} step {step}/{self.total} loss {float(loss):.4f} "
                 f"{rate:,.0f} samples/s ETA {_duration(eta)}")
         if self.live:
             self.stream.write("\r" + line + "\x1b[K")
@@ -236,8 +239,11 @@ def fit(
         for epoch in range(first_epoch, config.epochs):
             net.train()
             started = time.monotonic()
-            window = {"n": 0, "loss": 0.0, "policy_ce": 0.0, "value_mse": 0.0, "t": started}
-            epoch_loss, epoch_n = 0.0, 0
+            # Sums stay on the device; they are read (a device sync) only when a line is written.
+            window_sums = torch.zeros(3, device=device)  # loss, policy CE, value MSE, each x batch
+            window_n, window_t = 0, started
+            epoch_sum = torch.zeros((), device=device)
+            epoch_n = 0
             for states, moves, outcomes in train(epoch):
                 states, moves, outcomes = states.to(device), moves.to(device), outcomes.to(device)
                 logits, value = net(states)
@@ -251,24 +257,22 @@ def fit(
                     scheduler.step()
                 step += 1
                 b = int(moves.shape[0])
-                lv = float(loss.detach())
-                epoch_loss += lv * b
+                terms = torch.stack([loss, policy_ce, value_mse]).detach()
+                window_sums += terms * b
+                epoch_sum += terms[0] * b
+                window_n += b
                 epoch_n += b
-                window["n"] += b
-                window["loss"] += lv * b
-                window["policy_ce"] += float(policy_ce.detach()) * b
-                window["value_mse"] += float(value_mse.detach()) * b
-                bar.step(epoch, config.epochs, step, b, lv)
+                bar.step(epoch, config.epochs, step, b, terms[0])
                 if metrics is not None and step % config.log_every == 0:
                     now = time.monotonic()
-                    n = window["n"]
+                    mean_loss, mean_ce, mean_mse = (window_sums / window_n).tolist()
                     metrics.write(json.dumps({
-                        "kind": "train", "epoch": epoch + 1, "step": step,
-                        "loss": window["loss"] / n, "policy_ce": window["policy_ce"] / n,
-                        "value_mse": window["value_mse"] / n, "lr": optimizer.param_groups[0]["lr"],
-                        "samples_per_s": n / max(1e-9, now - window["t"])}) + "\n")
+                        "kind": "train", "epoch": epoch + 1, "step": step, "loss": mean_loss, "policy_ce": mean_ce,
+                        "value_mse": mean_mse, "lr": optimizer.param_groups[0]["lr"],
+                        "samples_per_s": window_n / max(1e-9, now - window_t)}) + "\n")
                     metrics.flush()
-                    window = {"n": 0, "loss": 0.0, "policy_ce": 0.0, "value_mse": 0.0, "t": now}
+                    window_sums.zero_()
+                    window_n, window_t = 0, now
             if epoch_n == 0:
                 raise ValueError(f"epoch {epoch + 1}: the training data yielded no positions")
             train_seconds = time.monotonic() - started
@@ -281,7 +285,7 @@ def fit(
                 bad += 1
             stopped_early = bad >= config.patience and epoch + 1 < config.epochs
             done = stopped_early or epoch + 1 == config.epochs
-            line = {"kind": "epoch", "epoch": epoch + 1, "step": step, "train_loss": epoch_loss / epoch_n,
+            line = {"kind": "epoch", "epoch": epoch + 1, "step": step, "train_loss": float(epoch_sum) / epoch_n,
                     "val_loss": v["loss"], "val_policy_ce": v["policy_ce"], "val_value_mse": v["value_mse"],
                     "val_top1": v["top1"], "val_positions": v["positions"], "best_epoch": best_epoch,
                     "improved": improved, "samples_per_s": epoch_n / max(1e-9, train_seconds),
