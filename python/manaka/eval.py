@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import importlib
 import os
 import sys
 from typing import Any, Callable, Dict, Optional, Sequence
@@ -43,7 +44,9 @@ def load_policy(checkpoint: str, device: str = "cpu") -> PolicyFn:
     if not os.path.isfile(checkpoint):
         raise UsageError(f"checkpoint {checkpoint!r}: no such file")
     try:
-        from manaka import train  # type: ignore[attr-defined]
+        # Through sys.modules (import_module), not the package attribute, so a
+        # stand-in module installed there (tests) is the one used.
+        train = importlib.import_module("manaka.train")
     except ImportError as e:
         raise UsageError(
             f"cannot load {checkpoint!r}: manaka.train (the network and its checkpoints) is not installed "
