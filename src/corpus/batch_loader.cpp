@@ -134,11 +134,11 @@ struct BatchLoader::State {
     return s;
   }
 
-  // A window's shards, cut, become spares (as many as may be in flight).
+  // A window's shards, cut, become spares (at most a window's worth).
   void give_spares(std::vector<ChessShard>& window) {
     std::lock_guard lock(spare_mu);
     for (ChessShard& s : window) {
-      if (spare.size() < size_t(options.window) + readers.size()) spare.push_back(std::move(s));
+      if (spare.size() < options.window) spare.push_back(std::move(s));
     }
   }
 
