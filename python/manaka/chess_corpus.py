@@ -149,8 +149,8 @@ def iter_batches(
 
     ``window``: shuffle this many consecutive shards together instead of one
     (batches then never span two windows). It costs memory: up to
-    ``2 * window + readers`` shards are held, 1,285 bytes a position (about
-    12.9 MB per 10,000-position shard: ~52 MB at window=1, ~129 MB at
+    ``3 * window + readers`` shards are held, 1,285 bytes a position (about
+    12.9 MB per 10,000-position shard: ~65 MB at window=1, ~180 MB at
     window=4 with 2 readers), plus up to ``2 * prefetch + 2`` batches of
     ``batch_size * 5,132`` bytes (float32 states) not held by the caller.
 

@@ -23,12 +23,13 @@
 // window ends with a short batch unless batch_size divides its rows. Every
 // row of every shard comes out exactly once per pass.
 //
-// Memory: at most 2 * window + readers shards are in memory (the window
-// being cut, the next ones read or being read), 1285 bytes a position as
-// stored (about 12.9 MB for a 10,000-position shard: ~39 MB with the
-// defaults), plus the queued and pooled batches, batch_size * 5,132 bytes
-// each with float32 states (1,292 with int8), at most 2 * prefetch + 2 of
-// them unless the consumer keeps batches alive.
+// Memory: at most 3 * window + readers shards are in memory (the window
+// being cut, window + readers read or being read, a window's buffers kept
+// for reuse), 1285 bytes a position as stored (about 12.9 MB for a
+// 10,000-position shard: ~65 MB with the defaults), plus the queued and
+// pooled batches, batch_size * 5,132 bytes each with float32 states (1,292
+// with int8), at most 2 * prefetch + 2 of them unless the consumer keeps
+// batches alive.
 //
 // A shard that cannot be read ends the pass: next() returns its error (the
 // file, the member and the rule) after the batches of the windows before it.

@@ -84,12 +84,12 @@ Status write_chess_shard(const std::string& path, const ChessShardView& shard, c
   return w.commit();
 }
 
-Result<ChessShard> read_chess_shard(const std::string& path, const npz::ZipLimits& limits) {
+Result<ChessShard> read_chess_shard(const std::string& path, const npz::ZipLimits& limits, ChessShard reuse) {
   MANAKA_ASSIGN_OR_RETURN(npz::NpzReader archive, npz::NpzReader::open(path, limits));
-  return read_chess_shard(archive);
+  return read_chess_shard(archive, std::move(reuse));
 }
 
-Result<ChessShard> read_chess_shard(const npz::NpzReader& archive) {
+Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard reuse) {
   const std::string& path = archive.path();
   auto foreign = [&](const std::string& what) {
     return Status::invalid(path + ": " + what + ": not a chess corpus shard (states, move_indices, outcomes)");
@@ -111,7 +111,7 @@ Result<ChessShard> read_chess_shard(const npz::NpzReader& archive) {
   if (states_shape.size() != 4 || !std::equal(BOARD_DIMS.begin(), BOARD_DIMS.end(), states_shape.begin() + 1))
     return Status::invalid(path + ": array 'states' has shape " + npz::shape_text(states_shape) +
                            ", a chess shard's is (N, 20, 8, 8)");
-  ChessShard shard;
+  ChessShard shard = std::move(reuse);
   shard.positions = states_shape[0];
   for (size_t i = 1; i < ARRAYS.size(); ++i) {
     const std::vector<uint64_t>& shape = arrays[i].header().shape;

@@ -65,7 +65,10 @@ Status check_values(const ChessShardView& shard);
 Status write_chess_shard(const std::string& path, const ChessShardView& shard,
                          const npz::ZipWriteOptions& options = {});
 
-Result<ChessShard> read_chess_shard(const std::string& path, const npz::ZipLimits& limits = {});
-Result<ChessShard> read_chess_shard(const npz::NpzReader& archive);
+// `reuse` lends its buffers (their capacity) to the shard read, sparing a
+// reader of many shards an allocation, and its page faults, per shard.
+Result<ChessShard> read_chess_shard(const std::string& path, const npz::ZipLimits& limits = {},
+                                    ChessShard reuse = {});
+Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard reuse = {});
 
 }  // namespace manaka::corpus

@@ -31,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/default_init.h"
 #include "core/file.h"
 #include "core/status.h"
 
@@ -87,7 +88,7 @@ class MemberReader {
 
   const ZipEntry* entry_ = nullptr;
   std::string archive_;
-  std::vector<uint8_t> owned_;        // compressed bytes read from a file
+  UninitVector<uint8_t> owned_;       // compressed bytes read from a file
   std::span<const uint8_t> input_;    // the compressed bytes (owned_ or memory)
   uint64_t consumed_ = 0;             // of input_, for stored members
   uint64_t produced_ = 0;

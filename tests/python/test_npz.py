@@ -60,6 +60,34 @@ def test_we_load_numpys(tmp_path, savez):
     assert_same(npz.load(path), arrays)
 
 
+def test_streamed_archives_with_data_descriptors(tmp_path):
+    """numpy writing to a stream it cannot seek: zipfile puts the sizes after each member (flag 0x08)."""
+    import io
+    import zipfile
+
+    class Unseekable(io.RawIOBase):
+        def __init__(self):
+            self.data = bytearray()
+
+        def writable(self):
+            return True
+
+        def seekable(self):
+            return False
+
+        def write(self, b):
+            self.data += b
+            return len(b)
+
+    arrays = sample_arrays(5)
+    out = Unseekable()
+    np.savez_compressed(out, **arrays)
+    path = tmp_path / "streamed.npz"
+    path.write_bytes(bytes(out.data))
+    assert all(i.flag_bits & 0x08 for i in zipfile.ZipFile(path).infolist())
+    assert_same(npz.load(path), arrays)
+
+
 def test_byte_for_byte_numpys(tmp_path):
     arrays = sample_arrays(2)
     np.savez(tmp_path / "np.npz", **arrays)
