@@ -4,6 +4,10 @@
 
 namespace manaka::chess {
 
+namespace {
+constexpr std::array<const char*, 4> kResultTokens = {"1-0", "0-1", "1/2-1/2", "*"};
+}  // namespace
+
 PgnGames::PgnGames(std::vector<std::string> paths, PgnPolicy policy)
     : paths_(std::move(paths)), policy_(std::move(policy)) {
   for (const std::string& p : paths_) files_.push_back(PgnFileCount{p});
@@ -33,6 +37,8 @@ Result<bool> PgnGames::next(PgnGame& game) {
     auto more = reader_->next(game);
     if (more.ok() && *more) {
       ++files_[file_].games_read;
+      plies_ += game.moves.size();
+      for (size_t r = 0; r < kResultTokens.size(); ++r) results_[r] += game.result == kResultTokens[r];
       offset_ = game.offset;
       game.number += numbered_;
       return true;
@@ -72,6 +78,34 @@ bool PgnGames::any_unreadable() const {
   for (const auto& f : files_)
     if (f.unreadable) return true;
   return false;
+}
+
+std::string PgnGames::summary() const {
+  std::string out = "games   " + std::to_string(games_read()) + "\nplies   " + std::to_string(plies_) +
+                    "\nskipped " + std::to_string(games_skipped()) + "\nresults";
+  for (size_t r = 0; r < kResultTokens.size(); ++r)
+    out += std::string(" ") + kResultTokens[r] + ": " + std::to_string(results_[r]) + (r + 1 < kResultTokens.size() ? "," : "");
+  out += '\n';
+  if (!messages_.empty()) {
+    out += "errors (first " + std::to_string(messages_.size()) + "):\n";
+    for (const auto& e : messages_) out += "  " + e + '\n';
+  }
+  return out;
+}
+
+void append_position_lines(const PgnGame& game, std::string& out) {
+  const std::string prefix = std::to_string(game.number) + '\t';
+  Position pos = game.start;
+  for (size_t ply = 0; ply < game.moves.size(); ++ply) {
+    out += prefix;
+    out += std::to_string(ply);
+    out += '\t';
+    out += pos.fen();
+    out += '\t';
+    out += game.result;
+    out += '\n';
+    pos.do_move(game.moves[ply]);
+  }
 }
 
 }  // namespace manaka::chess

@@ -14,6 +14,7 @@
 // counted, so a number names one game of the whole input.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -58,6 +59,13 @@ class PgnGames {
   uint64_t games_read() const;
   uint64_t games_skipped() const;
   bool any_unreadable() const;
+  // Plies of the games read, and their result tokens: 1-0, 0-1, 1/2-1/2, *.
+  uint64_t plies() const { return plies_; }
+  const std::array<uint64_t, 4>& results() const { return results_; }
+
+  // What `manaka chess pgn` prints when done: games, plies, skipped games,
+  // the results, and the messages kept.
+  std::string summary() const;
 
  private:
   void keep(const std::string& message);
@@ -70,6 +78,12 @@ class PgnGames {
   size_t file_ = 0;
   size_t next_file_ = 0;
   uint64_t numbered_ = 0, bytes_before_ = 0, offset_ = 0;
+  uint64_t plies_ = 0;
+  std::array<uint64_t, 4> results_{};
 };
+
+// "game<TAB>ply<TAB>fen<TAB>result" for the position before each ply of
+// game, appended to out (`manaka chess pgn --positions`).
+void append_position_lines(const PgnGame& game, std::string& out);
 
 }  // namespace manaka::chess

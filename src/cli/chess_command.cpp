@@ -17,7 +17,6 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -152,60 +151,33 @@ void add_pgn(CLI::App* parent) {
                 "print game<TAB>ply<TAB>fen<TAB>result for the position before each ply, instead of a summary");
   cmd->callback([opt] {
     constexpr size_t OUT_BLOCK = 1 << 16;
-    uint64_t plies = 0;
-    std::map<std::string, uint64_t> results;
-    std::string out;
     // Every refused game and unreadable file is skipped, counted and named.
     chess::PgnPolicy policy{.skip_refused = true, .skip_unreadable = true, .keep_messages = 10};
     if (opt->positions) policy.on_message = [](const std::string& m) { std::fprintf(stderr, "manaka: %s\n", m.c_str()); };
     chess::PgnGames reader(opt->files, std::move(policy));
     auto start = std::chrono::steady_clock::now();
     chess::PgnGame game;
-    {
-      for (;;) {
-        auto more = reader.next(game);
-        exit_on_error(more.status());
-        if (!*more) break;
-        plies += game.moves.size();
-        ++results[game.result];
-        if (!opt->positions) continue;
-        const std::string prefix = std::to_string(game.number) + '\t';
-        chess::Position pos = game.start;
-        for (size_t ply = 0; ply < game.moves.size(); ++ply) {
-          out += prefix;
-          out += std::to_string(ply);
-          out += '\t';
-          out += pos.fen();
-          out += '\t';
-          out += game.result;
-          out += '\n';
-          pos.do_move(game.moves[ply]);
-        }
-        if (out.size() > OUT_BLOCK) write(out), out.clear();
-      }
+    std::string out;
+    for (;;) {
+      auto more = reader.next(game);
+      exit_on_error(more.status());
+      if (!*more) break;
+      if (!opt->positions) continue;
+      chess::append_position_lines(game, out);
+      if (out.size() > OUT_BLOCK) write(out), out.clear();
     }
-    const uint64_t games = reader.games_read(), skipped = reader.games_skipped();
-    const bool unreadable = reader.any_unreadable();
-    const std::vector<std::string>& first_errors = reader.messages();
     write(out);
     std::fflush(stdout);
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::string summary = "games   " + std::to_string(games) + "\nplies   " + std::to_string(plies) +
-                          "\nskipped " + std::to_string(skipped) + "\nresults";
-    for (const char* r : {"1-0", "0-1", "1/2-1/2", "*"})
-      summary += std::string(" ") + r + ": " + std::to_string(results[r]) + (r[0] == '*' ? "" : ",");
-    summary += '\n';
-    if (!first_errors.empty()) {
-      summary += "errors (first " + std::to_string(first_errors.size()) + "):\n";
-      for (auto& e : first_errors) summary += "  " + e + '\n';
-    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string summary = reader.summary();
     if (opt->positions) std::fputs(summary.c_str(), stderr);
     else write(summary);
     std::fflush(stdout);
+    const auto games = reader.games_read(), plies = reader.plies();
     std::fprintf(stderr, "pgn: %llu games, %llu plies in %.3f s (%.0f games/s, %.0f plies/s)\n",
                  static_cast<unsigned long long>(games), static_cast<unsigned long long>(plies), secs,
-                 secs > 0 ? games / secs : 0.0, secs > 0 ? plies / secs : 0.0);
-    if (skipped > 0 || unreadable) throw CLI::RuntimeError(1);
+                 secs > 0 ? double(games) / secs : 0.0, secs > 0 ? double(plies) / secs : 0.0);
+    if (reader.games_skipped() > 0 || reader.any_unreadable()) throw CLI::RuntimeError(1);
   });
 }
 

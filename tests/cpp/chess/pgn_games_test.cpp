@@ -53,6 +53,21 @@ TEST(PgnGames, SkipsRefusedGamesNumberingAcrossFiles) {
   EXPECT_EQ(seen.size(), 2u);               // told: every one
   EXPECT_NE(games.messages()[0].find("a.pgn: game 2"), std::string::npos) << games.messages()[0];
   EXPECT_FALSE(games.any_unreadable());
+  EXPECT_EQ(games.plies(), 21u);  // three games of seven plies
+  EXPECT_EQ(games.results(), (std::array<uint64_t, 4>{3, 0, 0, 0}));
+  const std::string summary = games.summary();
+  EXPECT_EQ(summary.rfind("games   3\nplies   21\nskipped 2\nresults 1-0: 3, 0-1: 0, 1/2-1/2: 0, *: 0\n"
+                          "errors (first 1):\n  ", 0), 0u) << summary;
+}
+
+TEST(PgnGames, PositionLines) {
+  PgnGame g;
+  g.number = 4;
+  g.result = "1-0";
+  g.moves = {*Move::parse_uci("e2e4")};
+  std::string out;
+  append_position_lines(g, out);
+  EXPECT_EQ(out, "4\t0\trnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t1-0\n");
 }
 
 TEST(PgnGames, RefusalsReturnedWhenNotSkipped) {
