@@ -80,20 +80,27 @@ Status rename_into_place(const std::string& temp, const std::string& final_path)
   return Status();
 }
 
+std::vector<std::string> stale_temporaries(const std::string& dir,
+                                           const std::function<bool(std::string_view final_name)>& ours) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir.empty() ? fs::path(".") : fs::path(dir), ec)) {
+    const std::string name = entry.path().filename().string();
+    const size_t at = name.rfind(kTempInfix);
+    if (at == std::string::npos || at == 0) continue;
+    if (!process_gone(name.substr(at + std::string_view(kTempInfix).size()))) continue;
+    if (ours(std::string_view(name).substr(0, at))) out.push_back(entry.path().string());
+  }
+  return out;
+}
+
 int remove_stale_temporaries(const std::string& final_path) {
   const fs::path final_p(final_path);
-  const fs::path dir = final_p.parent_path().empty() ? fs::path(".") : final_p.parent_path();
-  const std::string stem = final_p.filename().string() + kTempInfix;
-  int removed = 0;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() <= stem.size() || name.compare(0, stem.size(), stem) != 0) continue;
-    if (!process_gone(name.substr(stem.size()))) continue;
-    remove_path(entry.path().string());
-    ++removed;
-  }
-  return removed;
+  const std::string final_name = final_p.filename().string();
+  const auto stale = stale_temporaries(final_p.parent_path().string(),
+                                       [&](std::string_view name) { return name == final_name; });
+  for (const std::string& path : stale) remove_path(path);
+  return int(stale.size());
 }
 
 void install_signal_cleanup() {

@@ -21,7 +21,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/status.h"
 
@@ -33,8 +36,12 @@ std::string temporary_path(const std::string& final_path);
 // rename(2) of a completed temporary onto its final name.
 Status rename_into_place(const std::string& temp, const std::string& final_path);
 
-// Removes "<final>.tmp-<pid>" files and directories beside final_path whose
-// process no longer exists. Returns how many it removed.
+// The "<final>.tmp-<pid>" files and directories in dir whose process no
+// longer exists, for every final name ours(final) accepts.
+std::vector<std::string> stale_temporaries(const std::string& dir,
+                                           const std::function<bool(std::string_view final_name)>& ours);
+
+// Removes the stale temporaries of final_path. Returns how many it removed.
 int remove_stale_temporaries(const std::string& final_path);
 
 // Blocks SIGINT, SIGTERM and SIGHUP in the calling thread and in every thread

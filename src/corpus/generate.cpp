@@ -211,8 +211,7 @@ void run_worker(engine::Engine& eng, const CorpusOptions& o, Collector& collecto
 Result<Manifest> prepare_dir(const CorpusOptions& o, const CorpusIdentity& id) {
   MANAKA_ASSIGN_OR_RETURN(Manifest m, read_manifest(o.output_dir));
   auto ours = [](const std::string& name) {
-    return (name.rfind("shard_", 0) == 0 && name.ends_with(".npz")) ||
-           (name.rfind("games_", 0) == 0 && name.ends_with(".pgn"));
+    return is_shard_file_name(name) || (name.rfind("games_", 0) == 0 && name.ends_with(".pgn"));
   };
   std::set<std::string> listed;
   for (const auto& s : m.shards) {

@@ -19,17 +19,6 @@ namespace {
 
 constexpr const char* kExt = ".parquet";
 
-// The index of "<base>-NNNNN.parquet", or -1.
-int64_t shard_index(const std::string& name, const std::string& base) {
-  const std::string ext = kExt;
-  if (name.size() < base.size() + 1 + 5 + ext.size()) return -1;
-  if (name.compare(0, base.size(), base) != 0 || name[base.size()] != '-') return -1;
-  if (name.compare(name.size() - ext.size(), ext.size(), ext) != 0) return -1;
-  const std::string digits = name.substr(base.size() + 1, name.size() - base.size() - 1 - ext.size());
-  if (digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
-  return std::stoll(digits);
-}
-
 std::string footer_value(const FooterPairs& footer, const char* key) {
   for (const auto& [k, v] : footer)
     if (k == key) return v;
@@ -42,6 +31,16 @@ struct Member {
 };
 
 }  // namespace
+
+int64_t shard_file_index(std::string_view name, std::string_view base) {
+  const std::string_view ext = kExt;
+  if (name.size() < base.size() + 1 + 5 + ext.size()) return -1;
+  if (name.substr(0, base.size()) != base || name[base.size()] != '-') return -1;
+  if (name.substr(name.size() - ext.size()) != ext) return -1;
+  const std::string digits(name.substr(base.size() + 1, name.size() - base.size() - 1 - ext.size()));
+  if (digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoll(digits);
+}
 
 std::vector<std::pair<std::string, std::string>> set_footer(uint64_t set_id, uint64_t index, uint64_t count,
                                                             uint64_t rows) {
@@ -58,7 +57,7 @@ std::string shard_prefix(const std::string& path) {
   const std::string name = p.filename().string();
   const size_t dash = name.rfind('-');
   if (dash == std::string::npos || dash == 0) return "";
-  if (shard_index(name, name.substr(0, dash)) < 0) return "";
+  if (shard_file_index(name, name.substr(0, dash)) < 0) return "";
   return (p.parent_path() / name.substr(0, dash)).string();
 }
 
@@ -70,7 +69,7 @@ Result<std::vector<std::pair<uint64_t, std::string>>> existing_shards(const std:
   std::error_code ec;
   if (!fs::exists(dir, ec)) return out;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const int64_t index = shard_index(entry.path().filename().string(), base);
+    const int64_t index = shard_file_index(entry.path().filename().string(), base);
     if (index >= 0) out.emplace_back(uint64_t(index), entry.path().string());
   }
   if (ec) return Status::io(dir.string() + ": cannot list: " + ec.message());

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,9 @@ std::vector<std::pair<std::string, std::string>> set_footer(uint64_t set_id, uin
 
 // "<prefix>-NNNNN.parquet" files (digits only) beside prefix, sorted by index.
 Result<std::vector<std::pair<uint64_t, std::string>>> existing_shards(const std::string& prefix);
+
+// The index of file name "<prefix_name>-NNNNN.parquet" (digits only), or -1.
+int64_t shard_file_index(std::string_view file_name, std::string_view prefix_name);
 
 // The prefix of a shard file name ("out/train" for out/train-00012.parquet),
 // or "" when the name is not of that form.

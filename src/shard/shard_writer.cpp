@@ -2,11 +2,8 @@
 
 #include <arrow/memory_pool.h>
 
-#include <signal.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 
@@ -214,40 +211,24 @@ Status ShardWriter::execute(Task& task) {
 // --- after the thread -------------------------------------------------------------
 
 Status ShardWriter::remove_stale() {
-  fs::path prefix(options_.prefix);
-  fs::path dir = prefix.parent_path().empty() ? fs::path(".") : prefix.parent_path();
-  const std::string base = prefix.filename().string() + "-";
-  const std::string ext = ".parquet";
-  std::error_code ec;
-  std::vector<fs::path> stale;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    std::string name = entry.path().filename().string();
-    if (name.size() < base.size() + 5 + ext.size()) continue;
-    if (name.compare(0, base.size(), base) != 0) continue;
-    if (name.compare(name.size() - ext.size(), ext.size(), ext) != 0) continue;
-    std::string digits = name.substr(base.size(), name.size() - base.size() - ext.size());
-    if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
-    if (digits.size() > 18 || std::stoull(digits) < shards_.size()) continue;
-    stale.push_back(entry.path());
-  }
-  // Temporaries of killed runs: <prefix>-NNNNN.parquet.tmp-<pid>, pid gone.
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    std::string name = entry.path().filename().string();
-    const size_t at = name.rfind(ext + ".tmp-");
-    if (name.compare(0, base.size(), base) != 0 || at == std::string::npos) continue;
-    const std::string pid = name.substr(at + ext.size() + 5);
-    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    const auto id = static_cast<pid_t>(std::stol(pid));
-    if (id != ::getpid() && ::kill(id, 0) != 0 && errno == ESRCH) stale.push_back(entry.path());
-  }
-  if (ec) return Status::io("cannot list " + dir.string() + ": " + ec.message());
+  // The earlier set's shards past this one's count...
+  MANAKA_ASSIGN_OR_RETURN(auto existing, existing_shards(options_.prefix));
+  std::vector<std::string> stale;
+  for (const auto& [index, path] : existing)
+    if (index >= shards_.size()) stale.push_back(path);
+  // ...and the temporaries of killed runs: <prefix>-NNNNN.parquet.tmp-<pid>, pid gone.
+  const fs::path prefix(options_.prefix);
+  const std::string base = prefix.filename().string();
+  for (std::string& path : stale_temporaries(prefix.parent_path().string(), [&](std::string_view name) {
+         return shard_file_index(name, base) >= 0;
+       }))
+    stale.push_back(std::move(path));
   std::sort(stale.begin(), stale.end());
+  std::error_code ec;
   for (const auto& path : stale) {
-    fs::remove(path, ec);
-    if (ec) return Status::io("cannot remove stale shard " + path.string() + ": " + ec.message());
-    removed_.push_back(path.string());
+    fs::remove_all(path, ec);
+    if (ec) return Status::io("cannot remove stale shard " + path + ": " + ec.message());
+    removed_.push_back(path);
   }
   return Status();
 }

@@ -112,20 +112,6 @@ void convert_batch(Slot& slot, const Conventions& conv, std::span<TaskThread> he
   for (auto& d : done) d.get();
 }
 
-// The header's rule for eval_coef (stream/header.h, H4), said of the option
-// that sets it, before a value the f32 field cannot hold (1e40 -> inf) is
-// rounded into it.
-Status check_eval_coef(double eval_coef) {
-  if (eval_coef >= stream::kMinEvalCoef && eval_coef <= stream::kMaxEvalCoef) return Status();
-  char text[96];
-  std::snprintf(text, sizeof text, "--eval-coef %.9g", eval_coef);
-  std::string msg = std::string("teacher convert: ") + text +
-                    " is out of range: must be a finite number of centipawns from 1 to 100000";
-  const auto stored = static_cast<float>(eval_coef);
-  if (std::isfinite(eval_coef) && !std::isfinite(stored)) msg += " (the header's f32 would hold inf)";
-  return Status::usage(msg);
-}
-
 }  // namespace
 
 uint64_t ConvertSummary::refused_total() const {
@@ -138,7 +124,6 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   if (o.inputs.empty()) return Status::usage("teacher convert: no input corpus given");
   if (o.output.empty()) return Status::usage("teacher convert: no output path given");
-  MANAKA_RETURN_NOT_OK(check_eval_coef(o.eval_coef));
   auto conv = Conventions::make(o.eval_coef, o.mate_scale, o.mate_slack);
   if (!conv.ok()) return std::move(conv).take_status().with_context("teacher convert: ");
   if (o.fv_scale < 0 || o.fv_scale > 65535)

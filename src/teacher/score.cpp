@@ -5,16 +5,23 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/text.h"
 #include "stream/format.h"
 
 namespace manaka::teacher {
 
 Result<Conventions> Conventions::make(double eval_coef, int mate_scale, int mate_slack) {
-  if (!(eval_coef >= stream::kMinEvalCoef && eval_coef <= stream::kMaxEvalCoef))
-    return Status::usage("eval_coef " + std::to_string(eval_coef) +
-                           ": must be a finite number of centipawns from 1 to 100000 (stream/header.h)");
+  // The header's rule for eval_coef (stream/header.h, H4), said before a value
+  // the f32 field cannot hold (1e40 -> inf) is rounded into it.
+  if (!(eval_coef >= stream::kMinEvalCoef && eval_coef <= stream::kMaxEvalCoef)) {
+    std::string msg = "eval_coef " + number_text(eval_coef) +
+                      " is out of range: must be a finite number of centipawns from 1 to 100000";
+    if (std::isfinite(eval_coef) && !std::isfinite(static_cast<float>(eval_coef)))
+      msg += " (the header's f32 would hold inf)";
+    return Status::usage(msg);
+  }
   if (mate_scale < 1 || mate_scale > 32767)
-    return Status::invalid("mate_scale " + std::to_string(mate_scale) +
+    return Status::usage("mate_scale " + std::to_string(mate_scale) +
                            ": must be 1..32767 (mates must fit an i16 cp)");
   if (mate_slack < 0 || mate_slack > 65535)
     return Status::usage("mate_slack " + std::to_string(mate_slack) + ": must be 0..65535");

@@ -243,14 +243,14 @@ TEST(Convert, BadConventionsAndInputsAreRefused) {
   auto o = options({fixture()}, dir.path("out.mpk"));
   o.eval_coef = 0;
   EXPECT_EQ(convert(o).status().message(),
-            "teacher convert: --eval-coef 0 is out of range: must be a finite number of centipawns from 1 to 100000");
+            "teacher convert: eval_coef 0 is out of range: must be a finite number of centipawns from 1 to 100000");
   o = options({dir.path("nothing.parquet")}, dir.path("out.mpk"));
   EXPECT_EQ(convert(o).status().message(), dir.path("nothing.parquet") + ": no such file or directory");
 }
 
 // --eval-coef 1e40 is a finite double that the header's f32 would hold as
 // inf (and the stream reader refuses inf): refused before anything is
-// written, in one line naming the option. So is everything outside the
+// written, in one line naming the field. So is everything outside the
 // header's range.
 TEST(Convert, EvalCoefTheHeaderCannotHoldIsRefused) {
   Scratch dir;
@@ -260,7 +260,7 @@ TEST(Convert, EvalCoefTheHeaderCannotHoldIsRefused) {
   Status st = convert(o).status();
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.message(),
-            "teacher convert: --eval-coef 1e+40 is out of range: must be a finite number of centipawns from 1 to "
+            "teacher convert: eval_coef 1e+40 is out of range: must be a finite number of centipawns from 1 to "
             "100000 (the header's f32 would hold inf)");
   EXPECT_EQ(st.message().find('\n'), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(out));
@@ -268,7 +268,7 @@ TEST(Convert, EvalCoefTheHeaderCannotHoldIsRefused) {
     o.eval_coef = bad;
     st = convert(o).status();
     ASSERT_FALSE(st.ok()) << bad;
-    EXPECT_EQ(st.message().rfind("teacher convert: --eval-coef ", 0), 0u) << st.message();
+    EXPECT_EQ(st.message().rfind("teacher convert: eval_coef ", 0), 0u) << st.message();
     EXPECT_FALSE(std::filesystem::exists(out));
   }
   o.overwrite = true;  // the second edge replaces the first one's output
