@@ -6,9 +6,12 @@
 #include "shogi/movegen.h"
 #include "shogi/position.h"
 #include "teacher/score.h"
-#include "teacher/sennichite.h"
+#include "shogi/sennichite.h"
 
 namespace manaka::teacher {
+
+using shogi::Repetition;
+using shogi::check_repetition;
 
 namespace {
 

@@ -14,9 +14,12 @@
 #include "shogi/position.h"
 #include "stream/reader.h"
 #include "teacher/convert.h"
-#include "teacher/sennichite.h"
+#include "shogi/sennichite.h"
 
 namespace manaka::teacher {
+
+using shogi::Repetition;
+using shogi::check_repetition;
 namespace {
 
 using manaka::testing::fake_engine;

@@ -11,7 +11,7 @@
 
 #include "shogi/types.h"
 
-namespace manaka::teacher {
+namespace manaka::shogi {
 
 enum class Repetition : uint8_t {
   None,           // no position has occurred four times
@@ -27,4 +27,4 @@ enum class Repetition : uint8_t {
 Repetition check_repetition(std::span<const uint64_t> keys, std::span<const uint8_t> in_check,
                             shogi::Color first_side);
 
-}  // namespace manaka::teacher
+}  // namespace manaka::shogi

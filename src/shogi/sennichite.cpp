@@ -1,6 +1,6 @@
-#include "teacher/sennichite.h"
+#include "shogi/sennichite.h"
 
-namespace manaka::teacher {
+namespace manaka::shogi {
 
 Repetition check_repetition(std::span<const uint64_t> keys, std::span<const uint8_t> in_check,
                             shogi::Color first_side) {
@@ -30,4 +30,4 @@ Repetition check_repetition(std::span<const uint64_t> keys, std::span<const uint
   return Repetition::Draw;
 }
 
-}  // namespace manaka::teacher
+}  // namespace manaka::shogi
