@@ -75,11 +75,11 @@ def load_policy(checkpoint: str, device: str = "cpu") -> PolicyFn:
     return policy
 
 
-def policy_player(policy: PolicyFn) -> Callable[[chess.Board], str]:
+def policy_player(policy: PolicyFn) -> Callable[[chess.Board], chess.Move]:
     """A player for play_match: the legal move whose policy logit is highest
     (ties to the first in generation order)."""
 
-    def play(board: chess.Board) -> str:
+    def play(board: chess.Board) -> chess.Move:
         logits = np.asarray(policy(chess.encode_planes(board))).reshape(-1)
         if logits.shape[0] != chess.POLICY_SIZE:
             raise ValueError(f"the policy has {logits.shape[0]} logits; expected {chess.POLICY_SIZE}")
