@@ -12,7 +12,7 @@ with random weights; the speed of a search does not depend on what the
 network knows. torch uses every core for the model; the search threads only
 wait on it.
 
-    .venv/bin/python bench/search_bench.py [--games 8] [--simulations 64] [--batch 16] [--threads 8]
+    .venv/bin/python bench/search_bench.py [--games 4] [--simulations 32] [--batch 16] [--threads 8]
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ def bare(net: torch.nn.Module, batch: int, seconds: float = 3.0) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=8)
-    ap.add_argument("--simulations", type=int, default=64)
+    ap.add_argument("--games", type=int, default=4)
+    ap.add_argument("--simulations", type=int, default=32)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--threads", type=int, default=8)
     a = ap.parse_args()
