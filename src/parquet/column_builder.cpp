@@ -1,7 +1,5 @@
 #include "parquet/column_builder.h"
 
-#include <cassert>
-
 namespace manaka::parquet {
 
 namespace {
@@ -15,6 +13,13 @@ void set_bit(std::vector<uint8_t>& bits, int64_t i, bool on) {
 }  // namespace
 
 ColumnBuilder::ColumnBuilder(const Field& field) : type_(field.type) {
+  switch (type_) {
+    case Type::Int8: case Type::UInt8: width_ = 1; break;
+    case Type::Int16: case Type::UInt16: width_ = 2; break;
+    case Type::Int32: case Type::UInt32: case Type::Float: width_ = 4; break;
+    case Type::Int64: case Type::UInt64: case Type::Double: width_ = 8; break;
+    default: break;
+  }
   if (is_text(type_) || is_list(type_)) {
     assert(type_ == Type::Utf8 || type_ == Type::Binary || type_ == Type::List);
     offsets_.push_back(0);
@@ -37,18 +42,7 @@ void ColumnBuilder::append_null() {
     case Type::Bool: set_bit(values_, length_, false); break;
     case Type::Utf8: case Type::Binary: offsets_.push_back(static_cast<int32_t>(data_.size())); break;
     case Type::List: offsets_.push_back(static_cast<int32_t>(element_->length())); break;
-    default: {
-      // A fixed-width slot of zeros: its width is the last value's, or found
-      // from what a value of this type occupies.
-      size_t width = 0;
-      switch (type_) {
-        case Type::Int8: case Type::UInt8: width = 1; break;
-        case Type::Int16: case Type::UInt16: width = 2; break;
-        case Type::Int32: case Type::UInt32: case Type::Float: width = 4; break;
-        default: width = 8; break;
-      }
-      values_.resize(values_.size() + width, 0);
-    }
+    default: values_.resize(values_.size() + width_, 0); break;  // a slot of zeros
   }
   ++length_;
 }

@@ -4,7 +4,9 @@
 // builder reused batch after batch stops allocating.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -21,6 +23,7 @@ class ColumnBuilder {
   // A fixed-width value; T must be the field's type (int32_t for Int32, ...).
   template <typename T>
   void append(T value) {
+    assert(sizeof(T) == width_);
     const size_t at = values_.size();
     values_.resize(at + sizeof(T));
     std::memcpy(values_.data() + at, &value, sizeof(T));
@@ -42,6 +45,7 @@ class ColumnBuilder {
   void append_valid();
 
   Type type_;
+  size_t width_ = 0;               // bytes of a fixed-width value
   std::vector<uint8_t> values_;    // fixed width, or Bool bits
   std::vector<uint8_t> validity_;  // empty until the first null
   std::vector<int32_t> offsets_;   // Utf8/Binary/List: length + 1

@@ -9,13 +9,13 @@
 #include <random>
 
 #include "../fold/mpk_fixture.h"
-#include "os_fixture.h"
+#include "../shard/os_fixture.h"
 #include "parquet/reader.h"
 #include "parquet/writer.h"
 #include "shard/shard_reader.h"
 #include "teacher/corpus_parquet_reader.h"
 
-namespace manaka::shard {
+namespace manaka::parquet {
 namespace {
 
 namespace fs = std::filesystem;
@@ -41,14 +41,14 @@ struct RandomBlobs {
   }
   int64_t rows() const { return static_cast<int64_t>(bytes.size()) / kWidth; }
   Status write(const std::string& path) const {
-    parquet::Column blob;
-    blob.type = parquet::Type::FixedSizeBinary;
+    Column blob;
+    blob.type = Type::FixedSizeBinary;
     blob.byte_width = kWidth;
     blob.length = rows();
     blob.values = bytes.data();
-    const parquet::Column columns[] = {blob};
-    return parquet::write_parquet(path, {parquet::fixed_size_binary("blob", kWidth)},
-                                  rows(), columns, parquet::WriteOptions{});
+    const Column columns[] = {blob};
+    return write_parquet(path, {fixed_size_binary("blob", kWidth)},
+                                  rows(), columns, WriteOptions{});
   }
 };
 
@@ -58,9 +58,9 @@ TEST(OsReason, UnreadableParquetSaysPermissionDenied) {
   const std::string path = unreadable_file(dir).string();
   testing::AsUnprivileged nobody;
   if (!nobody.ok()) GTEST_SKIP() << "cannot drop root";
-  auto shard = ShardReader::open(path);
-  auto table = parquet::read_parquet(path);
-  auto footer = parquet::read_parquet_footer(path);
+  auto shard = shard::ShardReader::open(path);
+  auto table = read_parquet(path);
+  auto footer = read_parquet_footer(path);
   auto corpus = teacher::CorpusParquetReader::open(path, teacher::CorpusColumns{});
   for (const Status& st : {shard.status(), table.status(), footer.status(), corpus.status()}) {
     ASSERT_FALSE(st.ok());
@@ -72,7 +72,7 @@ TEST(OsReason, UnreadableParquetSaysPermissionDenied) {
 TEST(OsReason, DirectorySaysIsADirectory) {
   const fs::path dir = testing::scratch_dir();
   testing::RemovedAtEnd cleanup{dir};
-  for (const Status& st : {ShardReader::open(dir.string()).status(), parquet::read_parquet(dir.string()).status(),
+  for (const Status& st : {shard::ShardReader::open(dir.string()).status(), read_parquet(dir.string()).status(),
                            teacher::CorpusParquetReader::open(dir.string(), teacher::CorpusColumns{}).status()}) {
     ASSERT_FALSE(st.ok());
     EXPECT_EQ(st.message(), dir.string() + ": cannot open for reading: Is a directory");
@@ -111,4 +111,4 @@ TEST(OsReason, FullFilesystemSaysNoSpaceLeft) {
 }
 
 }  // namespace
-}  // namespace manaka::shard
+}  // namespace manaka::parquet
