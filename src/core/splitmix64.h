@@ -21,4 +21,13 @@ class SplitMix64 {
   uint64_t x_;
 };
 
+// The seed of item `index` (a game, a pair) of a run seeded with `seed`:
+// items get independent streams, and item i's stream does not depend on how
+// many numbers item i - 1 drew.
+constexpr uint64_t derived_seed(uint64_t seed, uint64_t index) {
+  SplitMix64 mix(seed ^ (index * 0xD1B54A32D192ED03ull));
+  mix.next();
+  return mix.next();
+}
+
 }  // namespace manaka

@@ -5,11 +5,10 @@
 #include <utility>
 
 #include "chess/movegen.h"
+#include "chess/opening.h"
 #include "chess/pgn_text.h"
 #include "core/file.h"
 #include "core/output.h"
-#include "core/splitmix64.h"
-#include "core/uniform.h"
 
 namespace manaka::match {
 
@@ -54,35 +53,11 @@ double MatchGame::player_score() const {
   return *outcome.winner == player ? 1.0 : 0.0;
 }
 
-Result<std::vector<chess::Move>> random_opening(uint64_t seed, uint64_t pair, int plies) {
-  // One generator per pair, seeded from both: pair p's opening does not
-  // depend on how many draws pair p - 1 needed.
-  SplitMix64 mix(seed);
-  SplitMix64 rng(mix.next() ^ (pair * 0xD1B54A32D192ED03ull));
-  for (int attempt = 0; attempt < kOpeningDraws; ++attempt) {
-    chess::Game game;
-    bool over = false;
-    for (int i = 0; i < plies && !over; ++i) {
-      chess::MoveList list;
-      chess::generate_legal(game.position(), list);
-      if (list.empty()) {
-        over = true;
-        break;
-      }
-      game.push(list[int(uniform_below(rng, uint64_t(list.size)))]);
-      over = game.outcome(true).has_value();
-    }
-    if (!over) return game.moves();
-  }
-  return Status::invalid("no opening of " + std::to_string(plies) + " random plies that does not end the game in " +
-                         std::to_string(kOpeningDraws) + " draws");
-}
-
 Result<MatchGame> play_game(engine::Engine& engine, const Player& player, const MatchOptions& options, int index) {
   MatchGame g;
   g.index = index;
   g.player = index % 2 == 0 ? chess::WHITE : chess::BLACK;
-  MANAKA_ASSIGN_OR_RETURN(auto opening, random_opening(options.seed, uint64_t(g.pair()), options.opening_plies));
+  MANAKA_ASSIGN_OR_RETURN(auto opening, chess::random_opening(options.seed, uint64_t(g.pair()), options.opening_plies));
   g.opening_plies = int(opening.size());
   chess::Game game(g.start);
   for (chess::Move m : opening) game.push(m);

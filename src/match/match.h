@@ -27,6 +27,7 @@
 
 #include "chess/game.h"
 #include "chess/move.h"
+#include "chess/opening.h"
 #include "chess/termination.h"
 #include "core/status.h"
 #include "engine/engine.h"
@@ -40,11 +41,9 @@ using Player = std::function<Result<chess::Move>(const chess::Game&)>;
 // advertised range is checked too (engine::Engine::start).
 inline constexpr int kMinElo = 1350, kMaxElo = 2850;
 inline constexpr int kDefaultElo = 1500;           // the spec's evaluation
-inline constexpr int kMaxOpeningPlies = 40;
+inline constexpr int kMaxOpeningPlies = chess::kMaxOpeningPlies;
 inline constexpr int kDefaultOpeningPlies = 4;
 inline constexpr int kMaxGames = 1'000'000;
-// How often an opening that ends the game is redrawn before giving up.
-inline constexpr int kOpeningDraws = 1000;
 
 struct MatchOptions {
   std::string engine_path = "/usr/games/stockfish";
@@ -79,10 +78,7 @@ struct MatchGame {
   double player_score() const;
 };
 
-// The opening of pair `pair`: `plies` uniformly random legal moves from the
-// initial position, drawn from (seed, pair) alone and redrawn while they end
-// the game (outcome(claim_draw = true)).
-Result<std::vector<chess::Move>> random_opening(uint64_t seed, uint64_t pair, int plies);
+// The opening of pair p is chess::random_opening(seed, p, opening_plies).
 
 // Plays game `index` (see the top of this file) with an engine started from
 // options (engine_path, elo, engine_options are not looked at here).

@@ -20,6 +20,7 @@
 #include "match/match.h"
 #include "match/score.h"
 #include "python/bindings.h"
+#include "python/call_python.h"
 #include "python/checks.h"
 #include "python/errors.h"
 
@@ -87,23 +88,6 @@ Result<chess::Move> move_of(const chess::Game& game, nb::handle answer) {
     return Status::invalid("the player's policy index " + std::to_string(index) + " names no legal move in " +
                            pos.fen());
   return m;
-}
-
-// A Python call made from the released match: the GIL taken, a Python
-// exception kept for re-raising after the match, any other refusal a Status.
-template <typename F>
-auto call_python(std::optional<nb::python_error>& raised, F&& f) -> decltype(f()) {
-  nb::gil_scoped_acquire acquire;
-  try {
-    return f();
-  } catch (nb::python_error& e) {
-    raised.emplace(std::move(e));
-    return Status::invalid("a Python exception");  // replaced by the exception itself
-  } catch (StatusError& e) {
-    return std::move(e.status);
-  } catch (const std::exception& e) {
-    return Status::usage(e.what());
-  }
 }
 
 nb::dict play_match(nb::object player, const std::string& engine, nb::handle num_games, nb::handle elo,

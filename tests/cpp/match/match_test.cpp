@@ -73,24 +73,6 @@ TEST(Match, APairSharesItsOpeningWithColoursSwappedAndEndsByTheRules) {
   EXPECT_TRUE(contains(pgns[0], "{ random opening ends }")) << pgns[0];
 }
 
-TEST(Match, OpeningsDependOnSeedAndPairOnly) {
-  std::set<std::vector<uint16_t>> seen;
-  for (uint64_t pair = 0; pair < 20; ++pair) {
-    auto a = random_opening(3, pair, 4);
-    auto b = random_opening(3, pair, 4);
-    ASSERT_TRUE(a.ok() && b.ok());
-    ASSERT_EQ(a->size(), 4u);
-    EXPECT_EQ(*a, *b);
-    std::vector<uint16_t> raw;
-    for (chess::Move m : *a) raw.push_back(m.raw);
-    seen.insert(raw);
-  }
-  EXPECT_GE(seen.size(), 19u);  // 20 pairs, (almost surely) 20 openings
-  auto other = random_opening(4, 0, 4);
-  ASSERT_TRUE(other.ok());
-  EXPECT_NE(*other, *random_opening(3, 0, 4));
-}
-
 TEST(Match, AnIllegalMoveFromThePlayerIsRefusedNamingIt) {
   REQUIRE_STOCKFISH();
   MatchOptions o = quick(1);

@@ -1,0 +1,202 @@
+// manaka._core.search: the C++ search with a Python network. The search
+// threads run without the GIL; the calling thread serves the network,
+// taking the GIL only for each batch's call.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <Python.h>
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chess/game.h"
+#include "chess/opening.h"
+#include "chess/position.h"
+#include "core/progress.h"
+#include "python/bindings.h"
+#include "python/call_python.h"
+#include "python/checks.h"
+#include "python/errors.h"
+#include "python/numpy.h"
+#include "search/chess_selfplay.h"
+#include "search/selfplay.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace manaka::python {
+
+namespace {
+
+using search::EvalBatch;
+using search::SearchOptions;
+
+using Logits = nb::ndarray<const float, nb::c_contig, nb::device::cpu>;
+
+// evaluate(planes int8 (B, *plane_shape)) -> (policy float32 (B, policy_size),
+// value float32 (B,)), as manaka.search's wrapper hands them over.
+search::Network python_network(nb::callable evaluate, std::array<size_t, 3> plane_shape, size_t policy_size,
+                               std::optional<nb::python_error>& raised) {
+  return [evaluate, plane_shape, policy_size, &raised](const EvalBatch& b) -> Status {
+    return call_python(raised, [&]() -> Status {
+      const size_t plane_size = plane_shape[0] * plane_shape[1] * plane_shape[2];
+      auto planes = to_numpy(std::vector<int8_t>(b.planes, b.planes + size_t(b.size) * plane_size),
+                             {size_t(b.size), plane_shape[0], plane_shape[1], plane_shape[2]});
+      nb::object out = evaluate(planes);
+      if (!nb::isinstance<nb::tuple>(out) || nb::len(out) != 2)
+        return Status::usage("evaluate must return (policy_logits, value)");
+      nb::tuple pair = nb::borrow<nb::tuple>(out);
+      Logits policy, value;
+      if (!nb::try_cast(pair[0], policy) || !nb::try_cast(pair[1], value))
+        return Status::usage("evaluate must return float32 C-contiguous CPU arrays (policy_logits, value)");
+      if (policy.ndim() != 2 || policy.shape(0) != size_t(b.size) || policy.shape(1) != policy_size)
+        return Status::usage("evaluate returned policy_logits of the wrong shape; expected (" +
+                             std::to_string(b.size) + ", " + std::to_string(policy_size) + ")");
+      if (value.size() != size_t(b.size))
+        return Status::usage("evaluate returned " + std::to_string(value.size()) + " values for " +
+                             std::to_string(b.size) + " positions");
+      std::copy(policy.data(), policy.data() + policy.size(), b.policy);
+      std::copy(value.data(), value.data() + value.size(), b.value);
+      return Status();
+    });
+  };
+}
+
+// Signals (Ctrl-C) while the search runs, and the caller's progress line.
+search::Poll python_poll(std::optional<nb::python_error>& raised, const std::function<void()>& also = {}) {
+  return [&raised, also]() -> Status {
+    if (also) also();
+    nb::gil_scoped_acquire acquire;
+    if (PyErr_CheckSignals() != 0) {
+      raised.emplace();
+      return Status::invalid("interrupted");
+    }
+    return Status();
+  };
+}
+
+nb::dict stats_dict(const search::EvaluatorStats& s, int batch_size) {
+  nb::dict d;
+  d["batches"] = s.batches;
+  d["positions"] = s.positions;
+  d["mean_batch_fill"] = s.mean_fill(batch_size);
+  d["network_seconds"] = s.network_seconds;
+  return d;
+}
+
+chess::Game game_of(const std::string& fen, const std::vector<std::string>& moves) {
+  chess::Game game(unwrap(chess::Position::from_fen(fen)));
+  for (size_t i = 0; i < moves.size(); ++i) {
+    Result<chess::Move> m = chess::Move::parse_uci(moves[i]);
+    if (!m.ok() || !game.position().is_legal(*m))
+      raise_if_error(Status::invalid("moves[" + std::to_string(i) + "]: " + moves[i] + " is not legal in " +
+                                     game.position().fen()));
+    game.push(*m);
+  }
+  return game;
+}
+
+constexpr std::array<size_t, 3> kChessPlanes{size_t(chess::PLANE_NB), 8, 8};
+
+nb::dict chess_self_play(nb::callable evaluate, nb::handle games, const SearchOptions& options, nb::handle max_plies,
+                         nb::handle opening_plies, bool progress) {
+  search::ChessSelfPlayOptions o;
+  o.search = options;
+  o.games = int(int_arg(games, "games", 1, search::kMaxSelfPlayGames));
+  o.max_plies = int(int_arg(max_plies, "max_plies", 1, search::kMaxSelfPlayPlies));
+  o.opening_plies = int(int_arg(opening_plies, "opening_plies", 0, chess::kMaxOpeningPlies));
+  raise_if_error(search::check_options(o));
+
+  std::optional<nb::python_error> raised;
+  search::SelfPlayCounters counters;
+  Progress line("self-play", uint64_t(o.games));
+  line.set_units("games", "positions");
+  line.set_enabled(progress);
+  auto show = [&] { line.poll(counters.games, counters.positions); };
+  Result<search::ChessSelfPlayData> r = Status::invalid("not played");
+  {
+    nb::gil_scoped_release release;
+    r = search::chess_self_play(o, python_network(evaluate, kChessPlanes, chess::POLICY_SIZE, raised),
+                                python_poll(raised, show), &counters);
+    show();
+    line.finish();
+  }
+  if (raised) throw std::move(*raised);
+  search::ChessSelfPlayData d = unwrap(std::move(r));
+  const size_t n = d.move_indices.size();
+  nb::dict out;
+  out["states"] = to_numpy(std::move(d.states), {n, size_t(chess::PLANE_NB), 8, 8});
+  out["move_indices"] = to_numpy(std::move(d.move_indices));
+  out["outcomes"] = to_numpy(std::move(d.outcomes));
+  out["visit_offsets"] = to_numpy(std::move(d.visit_offsets));
+  out["visit_indices"] = to_numpy(std::move(d.visit_indices));
+  out["visit_counts"] = to_numpy(std::move(d.visit_counts));
+  out["root_values"] = to_numpy(std::move(d.root_values));
+  out["game_offsets"] = to_numpy(std::move(d.game_offsets));
+  out["results"] = nb::cast(d.results);
+  out["terminations"] = nb::cast(d.terminations);
+  out["openings"] = nb::cast(d.openings);
+  out["stats"] = stats_dict(d.stats, o.search.batch_size);
+  return out;
+}
+
+nb::dict chess_search(nb::callable evaluate, const std::string& fen, const std::vector<std::string>& moves,
+                      const SearchOptions& options) {
+  raise_if_error(search::check_options(options));
+  chess::Game game = game_of(fen, moves);
+  std::optional<nb::python_error> raised;
+  search::EvaluatorStats stats;
+  Result<search::SearchResult<chess::Move>> r = Status::invalid("not searched");
+  {
+    nb::gil_scoped_release release;
+    r = search::search_once<search::ChessRules>(
+        game, options, python_network(evaluate, kChessPlanes, chess::POLICY_SIZE, raised), python_poll(raised),
+        &stats);
+  }
+  if (raised) throw std::move(*raised);
+  search::SearchResult<chess::Move> s = unwrap(std::move(r));
+  nb::list visits;
+  for (const auto& c : s.children) visits.append(nb::make_tuple(c.move.to_uci(), c.visits, c.prior));
+  nb::dict out;
+  out["move"] = s.children[size_t(s.best())].move.to_uci();
+  out["visits"] = visits;
+  out["value"] = s.value;
+  out["simulations"] = s.simulations;
+  out["stats"] = stats_dict(stats, options.batch_size);
+  return out;
+}
+
+}  // namespace
+
+void bind_search(nb::module_ m) {
+  nb::class_<SearchOptions>(m, "SearchOptions",
+                            "Options of the PUCT search and of self-play (see docs/search.md); checked when used.")
+      .def(nb::init<>())
+      .def_rw("simulations", &SearchOptions::simulations)
+      .def_rw("c_puct", &SearchOptions::c_puct)
+      .def_rw("dirichlet_alpha", &SearchOptions::dirichlet_alpha)
+      .def_rw("dirichlet_epsilon", &SearchOptions::dirichlet_epsilon)
+      .def_rw("temperature", &SearchOptions::temperature)
+      .def_rw("temperature_plies", &SearchOptions::temperature_plies)
+      .def_rw("batch_size", &SearchOptions::batch_size)
+      .def_rw("threads", &SearchOptions::threads)
+      .def_rw("seed", &SearchOptions::seed)
+      .def("check", [](const SearchOptions& o) { raise_if_error(search::check_options(o)); },
+           "Raises manaka.UsageError naming an option out of range.");
+  m.attr("CHESS_POLICY_SIZE") = chess::POLICY_SIZE;
+  m.def("chess_self_play", &chess_self_play, "evaluate"_a, "games"_a, "options"_a, nb::kw_only(),
+        "max_plies"_a.none() = search::ChessSelfPlayOptions{}.max_plies,
+        "opening_plies"_a.none() = search::ChessSelfPlayOptions{}.opening_plies, "progress"_a = true,
+        "Plays games of chess against itself through the search with evaluate as the network; returns the "
+        "searched positions as training arrays (see manaka.search).");
+  m.def("chess_search", &chess_search, "evaluate"_a, "fen"_a, "moves"_a, "options"_a,
+        "Searches the position after moves (UCI) from fen; returns the most visited move, every root move's "
+        "(uci, visits, prior), the root value for the side to move and the evaluator's statistics.");
+}
+
+}  // namespace manaka::python

@@ -1,0 +1,124 @@
+// Self-play and single searches, for any game's rules (rules.h): search
+// threads play while the calling thread serves the network (evaluator.h).
+//
+// self_play: `threads` search threads take games by index from a shared
+// counter; game i starts from start(i) and draws its noise and moves from
+// derived_seed(seed, i) alone, so with one search thread a seed gives the
+// same games (and with several, the same games wherever the network's
+// answers do not depend on the batch). A game ends when the rules end it or
+// after max_plies searched plies (a draw, with no outcome). Games come back
+// in index order.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "core/splitmix64.h"
+#include "core/status.h"
+#include "search/evaluator.h"
+#include "search/mcts.h"
+#include "search/noise.h"
+#include "search/options.h"
+#include "search/rules.h"
+
+namespace manaka::search {
+
+template <class R>
+struct SearchedPly {
+  typename R::Move move;                       // the move played
+  float value;                                 // the root's mean value, side to move
+  std::vector<Child<typename R::Move>> children;
+};
+
+template <class R>
+struct PlayedGame {
+  typename R::State start;                     // with the moves before it (an opening)
+  std::vector<SearchedPly<R>> plies;
+  std::optional<typename R::Outcome> outcome;  // none: stopped at max_plies (a draw)
+};
+
+struct SelfPlayCounters {
+  std::atomic<uint64_t> games{0}, positions{0};
+};
+
+// Runs `threads` workers (each work(thread index) -> Status, called with the
+// evaluator's worker count raised) while the calling thread serves the
+// network; the first error (the workers' before the network's) is returned.
+Status run_workers(BatchEvaluator& evaluator, int threads, const std::function<Status(int)>& work,
+                   const Network& network, const Poll& poll);
+
+template <Rules R>
+Result<std::vector<PlayedGame<R>>> self_play(int games, int max_plies, const SearchOptions& options,
+                                             const std::function<Result<typename R::State>(uint64_t)>& start,
+                                             const Network& network, const Poll& poll,
+                                             SelfPlayCounters* counters = nullptr,
+                                             EvaluatorStats* stats = nullptr) {
+  MANAKA_RETURN_NOT_OK(check_options(options));
+  std::vector<PlayedGame<R>> played(static_cast<size_t>(games));
+  std::vector<Status> errors(static_cast<size_t>(games));
+  std::atomic<int> next{0};
+  std::atomic<bool> stop{false};
+  BatchEvaluator evaluator(R::kPlaneSize, size_t(R::kPolicySize), options.batch_size);
+  auto work = [&](int) -> Status {
+    Mcts<R> mcts(options, evaluator);
+    for (int i; !stop && (i = next++) < games;) {
+      auto one = [&]() -> Status {
+        PlayedGame<R>& g = played[size_t(i)];
+        MANAKA_ASSIGN_OR_RETURN(g.start, start(uint64_t(i)));
+        SearchRng rng(derived_seed(options.seed, uint64_t(i)));
+        typename R::State s = g.start;
+        for (;;) {
+          if ((g.outcome = R::outcome(s))) break;
+          if (int(g.plies.size()) >= max_plies) break;
+          MANAKA_ASSIGN_OR_RETURN(auto r, mcts.search(s, options.dirichlet_epsilon > 0, rng));
+          const int c = choose_child(r, int(g.plies.size()), options, rng);
+          const auto move = r.children[size_t(c)].move;
+          g.plies.push_back(SearchedPly<R>{move, r.value, std::move(r.children)});
+          R::push(s, move);
+          if (counters) counters->positions++;
+        }
+        if (counters) counters->games++;
+        return Status();
+      };
+      if (Status st = one(); !st.ok()) {
+        errors[size_t(i)] = std::move(st).with_context("game " + std::to_string(i) + ": ");
+        stop = true;
+      }
+    }
+    return Status();
+  };
+  const int threads = std::min(options.threads, games);
+  Status served = run_workers(evaluator, threads, work, network, poll);
+  for (Status& e : errors)
+    if (!e.ok()) return std::move(e);
+  MANAKA_RETURN_NOT_OK(served);
+  if (stats) *stats = evaluator.stats();
+  return played;
+}
+
+// One search of the game's current position (not over) on one search
+// thread, its leaves batched by virtual loss; no noise.
+template <Rules R>
+Result<SearchResult<typename R::Move>> search_once(const typename R::State& state, const SearchOptions& options,
+                                                   const Network& network, const Poll& poll,
+                                                   EvaluatorStats* stats = nullptr) {
+  MANAKA_RETURN_NOT_OK(check_options(options));
+  SearchOptions one = options;
+  one.threads = 1;
+  BatchEvaluator evaluator(R::kPlaneSize, size_t(R::kPolicySize), one.batch_size);
+  std::optional<Result<SearchResult<typename R::Move>>> result;
+  auto work = [&](int) -> Status {
+    Mcts<R> mcts(one, evaluator);
+    SearchRng rng(options.seed);
+    result.emplace(mcts.search(state, false, rng));
+    return result->status();
+  };
+  MANAKA_RETURN_NOT_OK(run_workers(evaluator, 1, work, network, poll));
+  if (stats) *stats = evaluator.stats();
+  return std::move(*result);
+}
+
+}  // namespace manaka::search
