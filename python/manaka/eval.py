@@ -23,6 +23,7 @@ import argparse
 import math
 import importlib
 import os
+import pickle
 import sys
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
@@ -36,8 +37,8 @@ __all__ = ["load_network", "load_policy", "load_evaluator", "policy_player", "se
 
 # planes (20, 8, 8) int8 -> policy logits (4672,) over chess.move_index.
 PolicyFn = Callable[[np.ndarray], np.ndarray]
-# planes (B, 20, 8, 8) int8 -> (policy logits float32 (B, 4672), value float32 (B,)): the search's evaluate.
-EvaluateFn = Callable[[np.ndarray], Tuple[np.ndarray, np.ndarray]]
+# planes (B, 20, 8, 8) int8 -> (policy logits (B, 4672), value (B,)): the search's evaluate.
+EvaluateFn = Callable[[np.ndarray], Tuple[Any, Any]]
 
 
 def load_network(checkpoint: str, device: str = "cpu") -> Any:
@@ -68,8 +69,8 @@ def load_network(checkpoint: str, device: str = "cpu") -> Any:
         raise UsageError(f"cannot load {checkpoint!r}: manaka.train has no Trainer.load_from_checkpoint")
     try:
         net = trainer.load_from_checkpoint(checkpoint, device=device).best_net
-    except (OSError, ValueError, KeyError, RuntimeError) as e:
-        raise InvalidDataError(f"checkpoint {checkpoint!r}: {e}") from e
+    except (OSError, ValueError, KeyError, RuntimeError, EOFError, pickle.UnpicklingError) as e:
+        raise InvalidDataError(f"checkpoint {checkpoint!r}: {e or type(e).__name__}") from e
     net.eval()
     return net
 
@@ -90,17 +91,12 @@ def load_policy(checkpoint: str, device: str = "cpu") -> PolicyFn:
 
 
 def load_evaluator(checkpoint: str, device: str = "cpu") -> EvaluateFn:
-    """The checkpoint's network (:func:`load_network`) as the search's batched ``evaluate``."""
+    """The checkpoint's network (:func:`load_network`) as the search's batched ``evaluate``
+    (``manaka.search.torch_evaluator``)."""
     net = load_network(checkpoint, device)
-    import torch
+    from manaka import search
 
-    def evaluate(planes: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-        with torch.no_grad():
-            x = torch.from_numpy(np.ascontiguousarray(planes)).to(device).to(torch.float32)
-            logits, value = net(x)
-            return logits.float().cpu().numpy(), value.float().cpu().numpy()
-
-    return evaluate
+    return search.torch_evaluator(net, device)
 
 
 def search_player(evaluate: EvaluateFn, simulations: int, *, seed: int = 0, batch_size: int = 16,

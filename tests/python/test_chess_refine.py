@@ -300,7 +300,8 @@ def test_two_iterations_then_resume_then_evaluate_through_the_search(tmp_path: P
 
     with open(pgn) as f:
         games = [pychess_pgn.read_game(f), pychess_pgn.read_game(f)]
-    assert all(g is not None and not g.errors for g in games)
+    assert games[0] is not None and games[1] is not None
+    assert not games[0].errors and not games[1].errors
     assert "search 8" in games[0].headers["White"] + games[0].headers["Black"]
 
 

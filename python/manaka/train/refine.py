@@ -53,8 +53,8 @@ __all__ = ["RefineResult", "Evaluator", "refine", "make_evaluator", "search_opti
            "write_selfplay", "visit_policy_loss", "latest_checkpoint", "checkpoint_path", "selfplay_dir"]
 
 PathLike = Union[str, os.PathLike]
-# planes int8 (B, 20, 8, 8) -> (policy logits float32 (B, 4672), value float32 (B,)): what the search calls.
-Evaluator = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+# planes int8 (B, 20, 8, 8) -> (policy logits (B, 4672), value (B,)): what the search calls.
+Evaluator = Callable[[np.ndarray], tuple[Any, Any]]
 
 _CHECKPOINT_NAME = re.compile(r"iter_(\d{4,})\.pt")
 _TEMP_NAME = re.compile(r".+\.tmp-(\d+)")
@@ -121,21 +121,17 @@ def search_options(search: SearchConfig, seed: int) -> Any:
 
 
 def make_evaluator(net: torch.nn.Module, device: torch.device) -> Evaluator:
-    """The network as the search's ``evaluate``: eval mode, no gradients, float32 on ``device``."""
-    net.eval()
+    """The network as the search's ``evaluate`` (``manaka.search.torch_evaluator``: eval mode, no
+    gradients, float32 on ``device``)."""
+    from manaka import search as msearch
 
-    def evaluate(planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        with torch.no_grad():
-            x = torch.from_numpy(np.ascontiguousarray(planes)).to(device).to(torch.float32)
-            logits, value = net(x)
-            return (logits.to(torch.float32).cpu().numpy(), value.to(torch.float32).cpu().numpy())
-
-    return evaluate
+    return msearch.torch_evaluator(net, device)
 
 
 def self_play(evaluate: Evaluator, games: int, options: Any, *, max_plies: int, opening_plies: int,
-              progress: Optional[Callable[..., None]] = None) -> dict:
-    """``manaka.search.chess_self_play``: the dict of arrays over every position of every game."""
+              progress: bool = False) -> dict:
+    """``manaka.search.chess_self_play``: the dict of arrays over every position of every game
+    (``progress``: its live line on stderr)."""
     from manaka import search as msearch
 
     return msearch.chess_self_play(evaluate, games, options, max_plies=max_plies, opening_plies=opening_plies,
@@ -176,11 +172,15 @@ def write_selfplay(played: dict, out_dir: PathLike, shard_positions: int, meta: 
                               visit_counts=counts[lo:hi])
             shards.append({"file": name, "positions": b - a})
         results = [str(r) for r in played.get("results", [])]
+        terms = [str(t) for t in played.get("terminations", [])]
         summary = dict(meta)
         summary.update({
             "games": len(results), "positions": n, "visit_entries": int(offsets[-1]) if n else 0,
             "results": {r: results.count(r) for r in ("1-0", "1/2-1/2", "0-1")},
-            "game_offsets": [int(x) for x in played.get("game_offsets", [])], "shards": shards,
+            "terminations": {t: terms.count(t) for t in sorted(set(terms))},
+            "game_offsets": [int(x) for x in played.get("game_offsets", [])],
+            "game_results": results, "game_terminations": terms,
+            "openings": [list(map(str, o)) for o in played.get("openings", [])], "shards": shards,
         })
         (tmp / "selfplay.json").write_text(json.dumps(summary, indent=1) + "\n")
         for p in tmp.iterdir():  # on disk before the name says complete
@@ -380,24 +380,23 @@ def refine(config: RefineConfig, resume_from: Optional[PathLike] = None, *,
                 lines.say(f"iteration {it}: self-play already complete in {sp_dir} ({sp['games']} games), reused")
             else:
                 games = config.games_per_iteration
-                done = [0]
+                lines.say(f"iteration {it}: self-play of {games} games, {config.search.simulations} simulations "
+                          "a move")
                 sp_started = time.monotonic()
-
-                def on_game(*_: Any, **__: Any) -> None:
-                    done[0] += 1
-                    lines.maybe(lambda: f"iteration {it}: self-play {done[0]}/{games} games, "
-                                        f"{time.monotonic() - sp_started:.0f} s")
-
                 options = search_options(config.search, config.seed * 1_000_003 + it)
+                live = bool(progress is not None and getattr(progress, "isatty", lambda: False)())
                 played = play(evaluator(best, device), games, options, max_plies=config.max_plies,
-                              opening_plies=config.opening_plies, progress=on_game)
+                              opening_plies=config.opening_plies, progress=live)
                 seconds = time.monotonic() - sp_started
+                stats = {k: v for k, v in dict(played.get("stats") or {}).items()
+                         if isinstance(v, (int, float, str, bool))}
                 sp = write_selfplay(played, sp_dir, config.shard_positions,
                                     {"iteration": it, "seconds": seconds, "search": config_dict["search"],
-                                     "max_plies": config.max_plies, "opening_plies": config.opening_plies})
+                                     "max_plies": config.max_plies, "opening_plies": config.opening_plies,
+                                     "search_stats": stats})
                 line = {"kind": "selfplay", "iteration": it, "games": sp["games"], "positions": sp["positions"],
                         "results": sp["results"], "seconds": seconds,
-                        "positions_per_s": sp["positions"] / max(1e-9, seconds)}
+                        "positions_per_s": sp["positions"] / max(1e-9, seconds), "search_stats": stats}
                 if metrics is not None:
                     metrics.write(json.dumps(line) + "\n")
                     metrics.flush()
@@ -422,8 +421,9 @@ def refine(config: RefineConfig, resume_from: Optional[PathLike] = None, *,
             if metrics is not None:
                 metrics.write(json.dumps(line) + "\n")
                 metrics.flush()
-            lines.say(f"iteration {it}: trained on {t['positions']:,} positions of iteration(s) "
-                      f"{used[0]}..{used[-1]} ({t['steps']} steps): loss {t['loss']:.4f} (policy CE "
+            passes = config.epochs_per_iteration
+            lines.say(f"iteration {it}: trained on {t['positions'] // passes:,} positions of iteration(s) "
+                      f"{used[0]}..{used[-1]}, {passes} pass(es), {t['steps']} steps: loss {t['loss']:.4f} (policy CE "
                       f"{t['policy_ce']:.4f}, value MSE {t['value_mse']:.4f}), {t['samples_per_s']:,.0f} samples/s; "
                       f"{'best_net <- candidate; ' if copied else ''}wrote {out}")
     finally:
