@@ -26,7 +26,9 @@ __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m manaka.train", description="Training in PyTorch on manaka's data.")
+    p = argparse.ArgumentParser(prog="python -m manaka.train", description="Training in PyTorch on manaka's data.",
+                                epilog="Without a command, the arguments are train's: python -m manaka.train "
+                                       "--game chess --config configs/chess-refine.toml --resume-from pretrained.pt")
     sub = p.add_subparsers(dest="command", required=True)
     pre = sub.add_parser("pretrain", help="supervised pre-training on the npz chess corpus, writing pretrained.pt",
                          description="Supervised pre-training on the npz chess corpus (docs/chess-training.md). "
