@@ -44,11 +44,11 @@ def split(rng: random.Random, k: int, total: int) -> list[int]:
 
 
 def random_game(rng: random.Random) -> sazpack.SazGame:
-    pos = shogi.Position()
+    pos = shogi.Board()
     positions = []
     n = rng.randint(30, 200)
     for i in range(n):
-        legal = pos.legal_moves()
+        legal = [m.usi() for m in pos.legal_moves]
         if not legal:
             break
         k = min(len(legal), rng.randint(5, 60))
@@ -62,7 +62,7 @@ def random_game(rng: random.Random) -> sazpack.SazGame:
             raw_moves_left=rng.randint(0, 6400), plies_left=n - i, requested_visits=800, target_weight_milli=1000,
             exploration_flags=1, policy=policy, mate=None if rng.random() < 0.9 else rng.randint(-40, 40)))
         pos.push_usi(moves[0])
-    return sazpack.SazGame(stem=shogi.Position().sfen(), game_result=rng.choice([0, 1, 2]), termination_reason=0,
+    return sazpack.SazGame(stem=shogi.Board().sfen(), game_result=rng.choice([0, 1, 2]), termination_reason=0,
                            entering_king_rule=3, positions=positions)
 
 

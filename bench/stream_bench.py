@@ -44,13 +44,13 @@ def position_pool(n: int, seed: int) -> np.ndarray:
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        pos = shogi.Position()
+        pos = shogi.Board()
         for _ in range(rng.randint(10, 160)):
             moves = pos.legal_move16s()
             if len(moves) == 0:
                 break
             out.append(pos.pack())
-            pos.push(int(rng.choice(list(moves))))
+            pos.push(shogi.Move.from_move16(int(rng.choice(list(moves)))))
     return np.frombuffer(b"".join(out[:n]), dtype=np.uint8).reshape(n, 96)
 
 

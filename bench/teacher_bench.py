@@ -44,10 +44,10 @@ def build_corpus(path: Path, rows: int) -> None:
     rng = random.Random(20261130)
     cols = {k: [] for k in teacher_convert_py.FIELDS}
     while len(cols["sfen"]) < rows:
-        pos = shogi.Position()
+        pos = shogi.Board()
         result = rng.choice([1, -1, 1, -1, 0])
         for ply in range(rng.randint(20, 200)):
-            legal = pos.legal_moves()
+            legal = [m.usi() for m in pos.legal_moves]
             if not legal or len(cols["sfen"]) >= rows:
                 break
             cands = rng.sample(legal, min(5, len(legal)))

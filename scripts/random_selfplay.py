@@ -13,7 +13,7 @@ from manaka import shogi, stream
 
 
 def play(writer: stream.SelfPlayWriter, rng: random.Random, budget: int = 800) -> None:
-    pos = shogi.Position()
+    pos = shogi.Board()
     writer.begin_game()
     for ply in range(rng.randint(40, 160)):
         legal = [int(m) for m in pos.legal_move16s()]
@@ -24,7 +24,7 @@ def play(writer: stream.SelfPlayWriter, rng: random.Random, budget: int = 800) -
         weights = [rng.random() ** 3 for _ in chosen]
         visits = [1 + int(budget * w / sum(weights)) for w in weights]
         writer.add_position(pos.pack(), ply, rng.uniform(-1, 1), chosen, visits)
-        pos.push(chosen[visits.index(max(visits))])
+        pos.push(shogi.Move.from_move16(chosen[visits.index(max(visits))]))
     writer.end_game(rng.choice([1, -1, 0]))
 
 

@@ -1,25 +1,29 @@
-"""Chess positions, UCI moves, legal moves and perft, shaped like python-chess.
+"""Chess positions, moves, legal moves and perft, shaped like python-chess.
 
 The names follow python-chess 1.11 where they overlap: ``Board(fen)``,
-``fen()``, ``turn`` (``WHITE`` is True), ``legal_moves``, ``push_uci``,
+``fen()``, ``turn`` (``WHITE`` is True), ``legal_moves``, ``push(move)``,
+``push_uci``, ``pop()``, ``peek()``, ``move_stack``, ``parse_uci``,
 ``is_check()``, ``halfmove_clock``, ``fullmove_number``, ``ep_square``,
 ``piece_at(square)``, ``copy()``. Squares are numbered as python-chess does
-(a1 = 0 .. h8 = 63) and piece types too (``PAWN`` 1 .. ``KING`` 6); a move is
-its UCI text. The differences:
+(a1 = 0 .. h8 = 63) and piece types too (``PAWN`` 1 .. ``KING`` 6). A move is
+a ``Move`` as python-chess's (``from_square``, ``to_square``, ``promotion``,
+``Move.from_uci('e2e4')``, ``str(move)`` its UCI); docs/python.md sets the
+surface beside ``manaka.shogi``'s. The differences:
 
-- ``legal_moves`` is a list of UCI strings, in generation order;
+- ``legal_moves`` is a ``LegalMoves`` snapshot taken when read (iterable,
+  ``len``, ``in``, ``count()``, indexable), in generation order;
 - ``piece_at`` returns ``(color, piece_type)`` or None;
 - ``castling_mask`` is the rights as bits K = 1, Q = 2, k = 4, q = 8;
 - ``material(color)`` and ``non_pawn_material()`` count pawn units
   (P 1, N 3, B 3, R 5, Q 9), ``piece_count()`` the occupied squares;
-- ``move_stack`` and ``pop()`` are UCI text; ``copy()`` keeps the history
-  (``copy(stack=False)`` starts a new one), ``root()`` is the start;
+- ``copy()`` keeps the history (``copy(stack=False)`` starts a new one),
+  ``root()`` is the start;
 - FEN is read more strictly (see docs/chess-position.md), the null move
   ``0000`` and king-takes-rook castling (``e1h1``) are refused, and every
   refusal is ``manaka.InvalidDataError`` (a ValueError) naming the input.
 
-SAN: ``board.san(uci)`` prints what python-chess's ``Board.san`` prints,
-``board.parse_san(san)`` and ``board.push_san(san)`` return UCI text.
+SAN: ``board.san(move)`` prints what python-chess's ``Board.san`` prints,
+``board.parse_san(san)`` and ``board.push_san(san)`` return the ``Move``.
 
 PGN: ``read_pgn(path)`` iterates the games of a PGN file (plain, or zstd as
 Lichess's ``.pgn.zst``), read block by block; each ``Game`` has
@@ -46,15 +50,15 @@ position's 64-bit key, equal exactly when python-chess's
 Encodings of the chess corpus (docs/chess-position.md, "Corpus encodings"):
 ``encode_planes(board)`` is the (20, 8, 8) int8 input from the mover's view,
 ``decode_planes(planes)`` returns ``(board, repeated)``,
-``move_index(board, uci)`` the policy index in [0, 4672) and
+``move_index(board, move)`` the policy index in [0, 4672) and
 ``move_from_index(board, index)`` the legal move it names or None;
 ``encode_game(fen, moves)`` returns ``(states, move_indices)`` for a whole
 game in one call.
 
 Games against a UCI engine (docs/match.md): ``play_match(player, engine,
 num_games, elo=1500, movetime=0.1, seed=0, opening_plies=4, pgn=None,
-progress=None)`` plays ``player`` (a callable: ``Board`` -> UCI text or a
-policy index) against the engine at ``UCI_Elo`` in pairs from random
+progress=None)`` plays ``player`` (a callable: ``Board`` -> ``Move``, UCI
+text or a policy index) against the engine at ``UCI_Elo`` in pairs from random
 openings with colours swapped, games ended by ``outcome(claim_draw=True)``,
 and returns a dict: wins, draws, losses, score, win_rate, elo_diff with
 elo_diff_low / elo_diff_high (95%), passed (win_rate >= 0.50) and every
@@ -62,6 +66,11 @@ game. ``match_score(wins, draws, losses)`` is that arithmetic alone.
 
 ``legal_move_counts(fens)`` counts the legal moves of many FENs in one call
 without the GIL and returns an int32 numpy array.
+
+Deprecated, gone in 0.2: UCI text where a ``Move`` is taken
+(``is_legal(text)``, ``san(text)``, ``move_index(board, text)``, ``text in
+board.legal_moves``) and comparing a ``Move`` with text; each warns
+``DeprecationWarning`` and still works.
 """
 
 from manaka._core.chess import (
@@ -78,6 +87,8 @@ from manaka._core.chess import (
     WHITE,
     Board,
     Game,
+    LegalMoves,
+    Move,
     Outcome,
     PgnReader,
     Termination,
@@ -103,6 +114,8 @@ __all__ = [
     "QUEEN",
     "KING",
     "Board",
+    "Move",
+    "LegalMoves",
     "Outcome",
     "Termination",
     "Game",

@@ -118,16 +118,16 @@ def search_player(evaluate: EvaluateFn, simulations: int, *, seed: int = 0, batc
 
     def play(board: chess.Board) -> str:
         root = board.root()
-        return search.chess_search(evaluate, root.fen(), list(board.move_stack), options)["move"]
+        return search.chess_search(evaluate, root.fen(), [str(m) for m in board.move_stack], options)["move"]
 
     return play
 
 
-def policy_player(policy: PolicyFn) -> Callable[[chess.Board], str]:
+def policy_player(policy: PolicyFn) -> Callable[[chess.Board], chess.Move]:
     """A player for play_match: the legal move whose policy logit is highest
     (ties to the first in generation order)."""
 
-    def play(board: chess.Board) -> str:
+    def play(board: chess.Board) -> chess.Move:
         logits = np.asarray(policy(chess.encode_planes(board))).reshape(-1)
         if logits.shape[0] != chess.POLICY_SIZE:
             raise ValueError(f"the policy has {logits.shape[0]} logits; expected {chess.POLICY_SIZE}")

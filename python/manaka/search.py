@@ -9,7 +9,8 @@ and hands the results back.
 corpus's planes, docs/chess-position.md) and returns ``(policy_logits,
 value)``: ``(B, 4672)`` logits over the policy indices (illegal moves are
 ignored: the priors are the softmax over the legal moves only) and ``(B,)``
-values in [-1, 1] for the side to move. numpy arrays or CPU/GPU torch tensors
+values in [-1, 1] for the side to move. For shogi the planes are
+``(B, 44, 9, 9)`` and the logits ``(B, 11259)`` (docs/shogi-network.md). numpy arrays or CPU/GPU torch tensors
 of any float dtype are accepted. ``torch_evaluator(model)`` makes one from a
 ``PolicyValueNet``; ``uniform_evaluator`` is the network that knows nothing.
 
@@ -32,12 +33,15 @@ __all__ = [
     "SearchOptions",
     "chess_self_play",
     "chess_search",
+    "shogi_self_play",
     "torch_evaluator",
     "uniform_evaluator",
     "CHESS_POLICY_SIZE",
+    "SHOGI_POLICY_SIZE",
 ]
 
 CHESS_POLICY_SIZE: int = _search.CHESS_POLICY_SIZE
+SHOGI_POLICY_SIZE: int = _search.SHOGI_POLICY_SIZE
 
 Evaluate = Callable[[np.ndarray], tuple[Any, Any]]
 
@@ -145,3 +149,34 @@ def chess_search(
     ``moves`` are seen by the rules and the planes.
     """
     return _search.chess_search(_adapt(evaluate), fen, list(moves), options or SearchOptions())
+
+
+def shogi_self_play(
+    evaluate: Evaluate,
+    games: int,
+    output: str,
+    options: SearchOptions | None = None,
+    *,
+    max_plies: int = 320,
+    saz: bool = False,
+    overwrite: bool = False,
+    progress: bool = True,
+) -> tuple[dict[str, Any], str]:
+    """Plays ``games`` games of shogi against itself and writes them into the directory ``output``.
+
+    ``output/selfplay.mpk`` is an MPK1 stream written by the self-play writer
+    (every searched position with its visits, value_q and value_z) and, with
+    ``saz``, ``output/selfplay.saz`` one SAZ2 chunk of the same games; the
+    directory appears when both are complete. ``evaluate`` gets int8 planes
+    ``(B, 44, 9, 9)`` and returns ``(B, 11259)`` logits and ``(B,)`` values.
+    The default options use AlphaZero's shogi noise (``dirichlet_alpha``
+    0.15). Returns the summary as a dict and as the command's text.
+    """
+    if options is None:
+        options = SearchOptions(dirichlet_alpha=0.15)
+    import json
+
+    text_json, text = _search.shogi_self_play(_adapt(evaluate), games, options, str(output), max_plies=max_plies,
+                                              saz=saz, overwrite=overwrite, progress=progress)
+    summary: dict[str, Any] = json.loads(text_json)
+    return summary, text

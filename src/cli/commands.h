@@ -10,6 +10,7 @@
 namespace manaka::cli {
 
 void add_shogi_command(CLI::App& app);
+void add_shogi_selfplay(CLI::App* shogi);
 void add_stream_command(CLI::App& app);
 void add_pack_command(CLI::App& app);
 void add_shards_command(CLI::App& app);

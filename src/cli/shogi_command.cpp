@@ -1,4 +1,5 @@
-// `manaka shogi perft|pack|unpack`: the position core from the shell.
+// `manaka shogi perft|pack|unpack`: the position core from the shell
+// (`selfplay`: shogi_selfplay_command.cpp).
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -102,11 +103,12 @@ void add_unpack(CLI::App* parent) {
 }  // namespace
 
 void add_shogi_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("shogi", "shogi positions: perft, pack, unpack");
+  auto* cmd = app.add_subcommand("shogi", "shogi positions and self-play: perft, pack, unpack, selfplay");
   cmd->require_subcommand(1);
   add_perft(cmd);
   add_pack(cmd);
   add_unpack(cmd);
+  add_shogi_selfplay(cmd);
 }
 
 }  // namespace manaka::cli

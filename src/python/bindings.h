@@ -6,6 +6,8 @@
 namespace manaka::python {
 
 void bind_shogi(nanobind::module_ m);
+// The network encodings and game outcomes, into the same submodule as bind_shogi.
+void bind_shogi_encode(nanobind::module_ m);
 void bind_stream(nanobind::module_ m);
 void bind_teacher(nanobind::module_ m);
 void bind_sazpack(nanobind::module_ m);

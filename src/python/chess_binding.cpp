@@ -1,7 +1,8 @@
 // manaka.chess: chess positions shaped like python-chess's Board for what a
-// data pipeline reads off a position (fen, turn, legal moves as UCI text,
+// data pipeline reads off a position (fen, turn, legal moves as Move objects,
 // castling rights, counters, pieces, material), plus perft and a bulk count
-// of legal moves over many FENs. Every rule is src/chess's; a refusal raises
+// of legal moves over many FENs. docs/python.md sets the surface beside
+// manaka.shogi's. Every rule is src/chess's; a refusal raises
 // manaka.InvalidDataError (a ValueError) with the core's message.
 //
 // Colours are python-chess's: True for White, False for Black (the core's
@@ -9,10 +10,11 @@
 // (a1 = 0 .. h8 = 63) and piece types (PAWN 1 .. KING 6) are the same
 // numbers in both.
 //
-// SAN and PGN: Board.san / parse_san / push_san as python-chess names them
-// (moves in and out are UCI text here), and read_pgn(path), an iterator of
-// Game values (headers, start fen, UCI moves, result) over a plain or zstd
-// PGN file read block by block.
+// A Move is python-chess's: a value (chess/move.h's 16 bits) printed as UCI,
+// with from_square, to_square and promotion. SAN and PGN: Board.san /
+// parse_san / push_san as python-chess names them, and read_pgn(path), an
+// iterator of Game values (headers, start fen, UCI moves, result) over a
+// plain or zstd PGN file read block by block.
 //
 // Board is a chess::Game (a start position and the moves pushed), so it has
 // python-chess's move stack: pop, move_stack, root, and the rules that need
@@ -46,6 +48,7 @@
 #include "python/bindings.h"
 #include "python/checks.h"
 #include "python/errors.h"
+#include "python/move_surface.h"
 #include "python/numpy.h"
 
 namespace nb = nanobind;
@@ -83,13 +86,37 @@ Move parse_legal(const Position& pos, const std::string& uci) {
   return *m;
 }
 
-std::vector<std::string> legal_uci(const Position& pos) {
+Move require_legal(const Position& pos, Move m) {
+  if (!pos.is_legal(m)) throw StatusError{Status::invalid("illegal uci: '" + m.to_uci() + "' in " + pos.fen())};
+  return m;
+}
+
+LegalMoves<Move> legal_moves(const Position& pos) {
   chess::MoveList list;
   chess::generate_legal(pos, list);
-  std::vector<std::string> out;
-  out.reserve(size_t(list.size));
-  for (Move m : list) out.push_back(m.to_uci());
-  return out;
+  return {{list.begin(), list.end()}};
+}
+
+// Move(from_square, to_square, promotion=None): well formed (chess/move.h)
+// or InvalidDataError saying why; Move(0, 0) is the null move, as
+// python-chess's Move.null().
+Move make_move(nb::handle from_arg, nb::handle to_arg, nb::handle promotion_arg) {
+  const auto from = chess::Square(int_arg(from_arg, "from_square", 0, chess::SQUARE_NB - 1));
+  const auto to = chess::Square(int_arg(to_arg, "to_square", 0, chess::SQUARE_NB - 1));
+  const auto promotion = promotion_arg.is_none()
+                             ? chess::NO_PIECE_TYPE
+                             : chess::PieceType(int_arg(promotion_arg, "promotion", chess::KNIGHT, chess::QUEEN));
+  Move mv = Move::make(from, to, promotion);
+  if (mv != chess::MOVE_NONE && !mv.well_formed())
+    throw StatusError{Status::invalid("not a chess move: from_square " + std::to_string(from) + ", to_square " +
+                                      std::to_string(to) + ", promotion " + std::to_string(int(promotion)) +
+                                      " (the squares are equal, or a promotion is not to the last rank from the one "
+                                      "before)")};
+  return mv;
+}
+
+auto uci_notation() {
+  return Notation{[](Move m) { return m.to_uci(); }, [](const std::string& t) { return Move::parse_uci(t); }, "uci"};
 }
 
 // The planes of the position before each move and each move's index, for
@@ -182,6 +209,27 @@ void bind_chess(nb::module_ m) {
                     ", winner=" + winner + ")";
            });
 
+  auto notation = uci_notation();
+  nb::class_<Move> move(m, "Move", "A chess move as python-chess's Move: a value (no position), printed as UCI. "
+                                   "Immutable and hashable.");
+  move.def("__init__", [](Move* self, nb::handle from, nb::handle to, nb::handle promotion) {
+             new (self) Move(make_move(from, to, promotion));
+           }, "from_square"_a, "to_square"_a, "promotion"_a.none() = nb::none(),
+           nb::sig("def __init__(self, from_square: int, to_square: int, promotion: int | None = None) -> None"),
+           "From and to squares (a1 = 0 .. h8 = 63) and the piece type a pawn becomes (KNIGHT..QUEEN) or None.")
+      .def_static("from_uci", [](const std::string& uci) { return unwrap(Move::parse_uci(uci)); }, "uci"_a,
+                  "Reads UCI text ('e2e4', 'e7e8q', '0000' the null move); syntax only, not legality.")
+      .def_static("null", [] { return chess::MOVE_NONE; }, "The null move '0000' (false in a boolean context).")
+      .def_prop_ro("from_square", [](Move mv) { return int(mv.from_square()); })
+      .def_prop_ro("to_square", [](Move mv) { return int(mv.to_square()); })
+      .def_prop_ro("promotion", [](Move mv) -> std::optional<int> {
+             if (mv.promotion() == chess::NO_PIECE_TYPE) return std::nullopt;
+             return int(mv.promotion());
+           }, "The piece type a pawn becomes (KNIGHT..QUEEN), or None.")
+      .def("__bool__", [](Move mv) { return mv != chess::MOVE_NONE; });
+  bind_move_text(move, notation);
+  bind_legal_moves<Move>(m, notation);
+
   nb::class_<Game>(m, "Board",
                    "A chess position and the moves pushed since its start (python-chess's move stack).")
       .def("__init__", [](Game* self, const std::string& fen) { new (self) Game(position_from_fen(fen)); },
@@ -208,40 +256,50 @@ void bind_chess(nb::module_ m) {
       .def_prop_ro("zobrist", [](const Game& g) { return g.position().key(); },
                    "The 64-bit Zobrist key: equal for two boards exactly when python-chess's "
                    "_transposition_key() is (board, turn, castling rights, en passant only when legal).")
-      .def_prop_ro("legal_moves", [](const Game& g) { return legal_uci(g.position()); },
-                   "Every legal move as UCI text, in generation order.")
+      .def_prop_ro("legal_moves", [](const Game& g) { return legal_moves(g.position()); },
+                   "The legal moves now, as Move objects in generation order (a LegalMoves snapshot).")
       .def("legal_move_count", [](const Game& g) { return chess::count_legal(g.position()); })
+      .def("is_legal", [](const Game& g, Move mv) { return g.position().is_legal(mv); }, "move"_a,
+           "Whether the Move is legal here.")
       .def("is_legal", [](const Game& g, const std::string& uci) {
+             warn_deprecated("board.is_legal(uci text) is deprecated and goes in 0.2; pass Move.from_uci(text)");
              auto mv = Move::parse_uci(uci);
              return mv.ok() && g.position().is_legal(*mv);
-           }, "uci"_a, "Whether uci is a legal move here; False for text that is not UCI.")
+           }, "uci"_a, "Deprecated (goes in 0.2): UCI text instead of a Move; False for text that is not UCI.")
+      .def("parse_uci", [](const Game& g, const std::string& uci) { return parse_legal(g.position(), uci); }, "uci"_a,
+           "The legal Move uci names; InvalidDataError names the text and the FEN otherwise.")
+      .def("push", [](Game& g, Move mv) { g.push(require_legal(g.position(), mv)); }, "move"_a,
+           "Plays a legal Move; InvalidDataError names it and the FEN otherwise.")
       .def("push_uci", [](Game& g, const std::string& uci) {
              Move mv = parse_legal(g.position(), uci);
              g.push(mv);
-             return mv.to_uci();
-           }, "uci"_a, "Plays a legal move given as UCI and returns it; InvalidDataError names the move and the FEN.")
+             return mv;
+           }, "uci"_a, "Plays a legal move given as UCI and returns the Move; InvalidDataError names the move and "
+                       "the FEN.")
       .def("pop", [](Game& g) {
              if (g.ply() == 0) throw nb::index_error("pop from an empty move stack");
-             return g.pop().to_uci();
-           }, "Takes back the last move and returns it as UCI; IndexError when none was pushed.")
-      .def_prop_ro("move_stack", [](const Game& g) {
-             std::vector<std::string> out;
-             out.reserve(g.moves().size());
-             for (Move mv : g.moves()) out.push_back(mv.to_uci());
-             return out;
-           }, "The moves pushed since the start, as UCI text, oldest first.")
+             return g.pop();
+           }, "Takes back the last move and returns it; IndexError when none was pushed.")
+      .def("peek", [](const Game& g) {
+             if (g.ply() == 0) throw nb::index_error("peek at an empty move stack");
+             return g.moves().back();
+           }, "The last move pushed.")
+      .def_prop_ro("move_stack", [](const Game& g) { return std::vector<Move>(g.moves().begin(), g.moves().end()); },
+                   "The moves pushed since the start, oldest first.")
       .def("root", [](const Game& g) { return Game(g.start()); }, "The starting position, with no moves.")
+      .def("san", [](const Game& g, Move mv) { return chess::to_san(g.position(), require_legal(g.position(), mv)); },
+           "move"_a, "The SAN of a legal Move, as python-chess's Board.san() prints it.")
       .def("san", [](const Game& g, const std::string& uci) {
+             warn_deprecated("board.san(uci text) is deprecated and goes in 0.2; pass Move.from_uci(text)");
              return chess::to_san(g.position(), parse_legal(g.position(), uci));
-           }, "uci"_a, "The SAN of a legal move given as UCI, as python-chess's Board.san() prints it.")
-      .def("parse_san", [](const Game& g, const std::string& san) {
-             return unwrap(chess::parse_san(g.position(), san)).to_uci();
-           }, "san"_a, "The legal move SAN names, as UCI; InvalidDataError says why not (invalid, illegal, ambiguous).")
+           }, "uci"_a, "Deprecated (goes in 0.2): UCI text instead of a Move.")
+      .def("parse_san", [](const Game& g, const std::string& san) { return unwrap(chess::parse_san(g.position(), san)); },
+           "san"_a, "The legal Move SAN names; InvalidDataError says why not (invalid, illegal, ambiguous).")
       .def("push_san", [](Game& g, const std::string& san) {
              Move mv = unwrap(chess::parse_san(g.position(), san));
              g.push(mv);
-             return mv.to_uci();
-           }, "san"_a, "Plays the legal move SAN names and returns it as UCI.")
+             return mv;
+           }, "san"_a, "Plays the legal move SAN names and returns the Move.")
       .def("copy", [](const Game& g, bool stack) { return stack ? g : Game(g.position()); }, "stack"_a = true,
            "A copy; with stack=False its history starts at the current position.")
       .def("__copy__", [](const Game& g) { return g; })
@@ -355,14 +413,18 @@ void bind_chess(nb::module_ m) {
       }, "planes"_a,
       "(board, repeated) from (20, 8, 8) int8 planes (fullmove number 1); InvalidDataError names the plane, "
       "row and column of what encode_planes could not have written.");
+  m.def("move_index", [](const Game& g, Move mv) {
+        return chess::move_index(g.position(), require_legal(g.position(), mv));
+      }, "board"_a, "move"_a, "The AlphaZero policy index (0..4671) of a legal Move, from the mover's view.");
   m.def("move_index", [](const Game& g, const std::string& uci) {
+        warn_deprecated("move_index(board, uci text) is deprecated and goes in 0.2; pass Move.from_uci(text)");
         return chess::move_index(g.position(), parse_legal(g.position(), uci));
-      }, "board"_a, "uci"_a, "The AlphaZero policy index (0..4671) of a legal move, from the mover's view.");
-  m.def("move_from_index", [](const Game& g, int index) -> std::optional<std::string> {
+      }, "board"_a, "uci"_a, "Deprecated (goes in 0.2): UCI text instead of a Move.");
+  m.def("move_from_index", [](const Game& g, int index) -> std::optional<Move> {
         Move mv = chess::move_from_index(g.position(), index);
         if (mv == chess::MOVE_NONE) return std::nullopt;
-        return mv.to_uci();
-      }, "board"_a, "index"_a, "The legal move (UCI) a policy index names here, or None.");
+        return mv;
+      }, "board"_a, "index"_a, "The legal Move a policy index names here, or None.");
   m.def("encode_game", [](const std::string& fen, const std::vector<std::string>& moves) {
         Result<EncodedGame> r = [&] {
           nb::gil_scoped_release release;

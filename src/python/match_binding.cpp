@@ -67,10 +67,12 @@ nb::dict game_dict(const match::MatchGame& g, const std::string& pgn) {
   return d;
 }
 
-// The player's answer as a move: UCI text, or a policy index (an int, numpy
-// ints too) naming a legal move. Legality of UCI text is the runner's check.
+// The player's answer as a move: a Move, UCI text, or a policy index (an int,
+// numpy ints too) naming a legal move. Legality of a Move or UCI text is the
+// runner's check.
 Result<chess::Move> move_of(const chess::Game& game, nb::handle answer) {
   const chess::Position& pos = game.position();
+  if (nb::isinstance<chess::Move>(answer)) return nb::cast<chess::Move>(answer);
   if (nb::isinstance<nb::str>(answer)) {
     const std::string uci = nb::cast<std::string>(answer);
     auto m = chess::Move::parse_uci(uci);
@@ -81,7 +83,7 @@ Result<chess::Move> move_of(const chess::Game& game, nb::handle answer) {
   }
   if (nb::isinstance<nb::bool_>(answer) || !PyIndex_Check(answer.ptr()))
     return Status::usage("the player returned " + nb::cast<std::string>(nb::repr(answer)) +
-                         "; expected a UCI move (str) or a policy index (int)");
+                         "; expected a Move, a UCI move (str) or a policy index (int)");
   const int64_t index = int_arg(answer, "the player's policy index", 0, chess::POLICY_SIZE - 1);
   chess::Move m = chess::move_from_index(pos, int(index));
   if (m == chess::MOVE_NONE)
@@ -103,7 +105,7 @@ nb::dict play_match(nb::object player, const std::string& engine, nb::handle num
   o.opening_plies = int(int_arg(opening_plies, "opening_plies", 0, match::kMaxOpeningPlies));
   o.player_name = player_name;
   if (!PyCallable_Check(player.ptr()))
-    throw nb::type_error("player: must be callable (Board -> UCI str or policy index)");
+    throw nb::type_error("player: must be callable (Board -> Move, UCI str or policy index)");
 
   std::optional<nb::python_error> raised;
   int wins = 0, draws = 0, losses = 0;
@@ -152,7 +154,7 @@ void bind_match(nb::module_ m) {
         nb::kw_only(), "elo"_a.none() = match::kDefaultElo, "movetime"_a.none() = 0.1, "seed"_a.none() = 0,
         "opening_plies"_a.none() = match::kDefaultOpeningPlies, "pgn"_a = nb::none(), "overwrite"_a = false,
         "progress"_a = nb::none(), "player_name"_a = "manaka",
-        "Plays num_games games between player (a callable: Board -> UCI str or policy index) and the UCI engine "
+        "Plays num_games games between player (a callable: Board -> Move, UCI str or policy index) and the UCI engine "
         "at UCI_Elo elo, movetime seconds a move, in pairs from random openings with colours swapped; returns "
         "the score (wins, draws, losses, score, win_rate, elo_diff and its 95% interval, passed) with every "
         "game. progress(game, score) is called after each game; pgn is written when the match is complete.");

@@ -9,6 +9,7 @@ NB_MODULE(_core, m) {
   m.doc() = "manaka native core (private; import manaka instead)";
   manaka::python::register_errors(m);
   manaka::python::bind_shogi(m.def_submodule("shogi", "shogi positions and moves"));
+  manaka::python::bind_shogi_encode(nanobind::borrow<nanobind::module_>(m.attr("shogi")));
   manaka::python::bind_stream(m.def_submodule("stream", "MPK1 raw streams"));
   manaka::python::bind_teacher(m.def_submodule("teacher", "teacher corpora: generation and conversion"));
   manaka::python::bind_sazpack(m.def_submodule("sazpack", "SAZ2 v4 sazpack self-play chunks"));

@@ -25,6 +25,9 @@
 #include "python/numpy.h"
 #include "search/chess_selfplay.h"
 #include "search/selfplay.h"
+#include "selfplay/shogi_selfplay.h"
+#include "shogi/encode.h"
+#include "shogi/move_index.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -171,6 +174,41 @@ nb::dict chess_search(nb::callable evaluate, const std::string& fen, const std::
   return out;
 }
 
+constexpr std::array<size_t, 3> kShogiPlanes{size_t(shogi::PLANE_NB), 9, 9};
+
+// The summary as (JSON text, the command's text), both from the library.
+nb::tuple shogi_self_play(nb::callable evaluate, nb::handle games, const SearchOptions& options,
+                            const std::string& output, nb::handle max_plies, bool saz, bool overwrite,
+                            bool progress) {
+  selfplay::ShogiSelfPlayOptions o;
+  o.search = options;
+  o.games = int(int_arg(games, "games", 1, selfplay::kMaxGames));
+  o.max_plies = int(int_arg(max_plies, "max_plies", 1, selfplay::kMaxPlies));
+  o.output = output;
+  o.saz = saz;
+  o.overwrite = overwrite;
+  raise_if_error(selfplay::check_options(o));
+
+  std::optional<nb::python_error> raised;
+  search::SelfPlayCounters counters;
+  Progress line("selfplay", uint64_t(o.games));
+  line.set_units("games", "positions");
+  line.set_enabled(progress);
+  auto show = [&] { line.poll(counters.games, counters.positions); };
+  Result<selfplay::ShogiSelfPlaySummary> r = Status::invalid("not played");
+  {
+    nb::gil_scoped_release release;
+    r = selfplay::shogi_self_play(o, python_network(evaluate, kShogiPlanes, shogi::POLICY_SIZE, raised),
+                                  python_poll(raised, show), &counters);
+    show();
+    line.finish();
+  }
+  if (raised) throw std::move(*raised);
+  selfplay::ShogiSelfPlaySummary summary = unwrap(std::move(r));
+  return nb::make_tuple(selfplay::summary_json(summary, o.search.batch_size),
+                        selfplay::summary_text(summary, o.search.batch_size));
+}
+
 }  // namespace
 
 void bind_search(nb::module_ m) {
@@ -189,6 +227,12 @@ void bind_search(nb::module_ m) {
       .def("check", [](const SearchOptions& o) { raise_if_error(search::check_options(o)); },
            "Raises manaka.UsageError naming an option out of range.");
   m.attr("CHESS_POLICY_SIZE") = chess::POLICY_SIZE;
+  m.attr("SHOGI_POLICY_SIZE") = shogi::POLICY_SIZE;
+  m.def("shogi_self_play", &shogi_self_play, "evaluate"_a, "games"_a, "options"_a, "output"_a, nb::kw_only(),
+        "max_plies"_a.none() = selfplay::ShogiSelfPlayOptions{}.max_plies, "saz"_a = false, "overwrite"_a = false,
+        "progress"_a = true,
+        "Plays games of shogi against itself through the search and writes output/selfplay.mpk (MPK1) and, "
+        "with saz, output/selfplay.saz (SAZ2); returns the summary as (JSON text, text).");
   m.def("chess_self_play", &chess_self_play, "evaluate"_a, "games"_a, "options"_a, nb::kw_only(),
         "max_plies"_a.none() = search::ChessSelfPlayOptions{}.max_plies,
         "opening_plies"_a.none() = search::ChessSelfPlayOptions{}.opening_plies, "progress"_a = true,

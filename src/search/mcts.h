@@ -40,14 +40,19 @@ namespace manaka::search {
 template <class Move>
 struct Child {
   Move move;
-  float prior;  // the network's, before any noise
+  float prior;         // the network's, before any noise
+  float search_prior;  // the one the search used (with the root's noise)
   int visits;
+  // When the move ends the game (and the search reached it): its value for
+  // the side to move at the root, -1, 0 or 1.
+  std::optional<float> proven;
 };
 
 template <class Move>
 struct SearchResult {
   std::vector<Child<Move>> children;  // the root's legal moves, generation order
   float value = 0;                    // the root's mean value for the side to move
+  float raw_value = 0;                // the network's value of the root
   int simulations = 0;
 
   // The most visited child (ties: the higher prior, then the first).
@@ -107,6 +112,7 @@ class Mcts {
     nodes_[0].visits += 1;  // as a descent would (backup takes it back)
     prepare(first, 0);
     MANAKA_RETURN_NOT_OK(evaluate(1));
+    const float raw_value = first.value;
     std::vector<float> raw(first.moves.size());
     for (size_t i = 0; i < raw.size(); ++i) raw[i] = first.prior[i];
     if (noise && o_.dirichlet_epsilon > 0) {
@@ -155,9 +161,12 @@ class Mcts {
     r.children.reserve(root_node.count);
     for (uint32_t i = 0; i < root_node.count; ++i) {
       const Node& c = nodes_[root_node.first + i];
-      r.children.push_back(Child<Move>{c.move, raw[i], c.visits});
+      std::optional<float> proven;
+      if (c.state == kTerminal) proven = -c.terminal_value;
+      r.children.push_back(Child<Move>{c.move, raw[i], c.prior, c.visits, proven});
     }
     r.value = root_node.visits ? -root_node.value_sum / float(root_node.visits) : 0.0f;
+    r.raw_value = raw_value;
     r.simulations = done;
     return r;
   }

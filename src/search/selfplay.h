@@ -30,6 +30,7 @@ template <class R>
 struct SearchedPly {
   typename R::Move move;                       // the move played
   float value;                                 // the root's mean value, side to move
+  float raw_value;                             // the network's value of the root
   std::vector<Child<typename R::Move>> children;
 };
 
@@ -76,7 +77,7 @@ Result<std::vector<PlayedGame<R>>> self_play(int games, int max_plies, const Sea
           MANAKA_ASSIGN_OR_RETURN(auto r, mcts.search(s, options.dirichlet_epsilon > 0, rng));
           const int c = choose_child(r, int(g.plies.size()), options, rng);
           const auto move = r.children[size_t(c)].move;
-          g.plies.push_back(SearchedPly<R>{move, r.value, std::move(r.children)});
+          g.plies.push_back(SearchedPly<R>{move, r.value, r.raw_value, std::move(r.children)});
           R::push(s, move);
           if (counters) counters->positions++;
         }

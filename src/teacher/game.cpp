@@ -1,17 +1,16 @@
 #include "teacher/game.h"
 
-#include <deque>
 #include <optional>
 
+#include "shogi/game.h"
 #include "shogi/movegen.h"
 #include "shogi/position.h"
-#include "teacher/score.h"
 #include "shogi/sennichite.h"
+#include "teacher/score.h"
 
 namespace manaka::teacher {
 
 using shogi::Repetition;
-using shogi::check_repetition;
 
 namespace {
 
@@ -21,34 +20,24 @@ using shogi::Position;
 constexpr const char* kEndNames[kGameEndCount] = {"no_legal_move", "repetition", "perpetual_check",
                                                   "ply_limit"};
 
-// The moves of a game so far and what the rules need to judge repetition.
+// The moves of a game so far (shogi::Game judges repetition) and the USI
+// "position" command that sends them to the engine.
 class GameState {
  public:
-  GameState() : pos_(Position::startpos()) {
-    keys_.push_back(pos_.key());
-    checks_.push_back(pos_.in_check());
-  }
-
-  const Position& pos() const { return pos_; }
-  int ply() const { return static_cast<int>(keys_.size()) - 1; }
+  const Position& pos() const { return game_.position(); }
+  int ply() const { return game_.ply(); }
   const std::string& position_command() const { return command_; }
 
   void play(Move m) {
-    states_.emplace_back();
-    pos_.do_move(m, states_.back());
-    keys_.push_back(pos_.key());
-    checks_.push_back(pos_.in_check());
+    game_.push(m);
     command_ += ply() == 1 ? " moves " : " ";
     command_ += m.to_usi();
   }
 
-  Repetition repetition() const { return check_repetition(keys_, checks_, shogi::BLACK); }
+  Repetition repetition() const { return game_.repetition(); }
 
  private:
-  Position pos_;
-  std::deque<shogi::StateInfo> states_;  // stable addresses for the undo chain
-  std::vector<uint64_t> keys_;
-  std::vector<uint8_t> checks_;
+  shogi::Game game_;
   std::string command_ = "startpos";
 };
 

@@ -10,7 +10,7 @@
 //     score, cand_moves, cand_cp, move); the move played is drawn uniformly
 //     at random from the candidates, as the published generator did;
 //   - after the move, a fourth occurrence of the position ends the game
-//     (teacher/sennichite.h: a draw, or a loss for a perpetual checker).
+//     (shogi/sennichite.h: a draw, or a loss for a perpetual checker).
 // Every row gets the result, from Black's view, when the game ends.
 //
 // The engine is sent "position startpos moves ..." with the whole game, so it

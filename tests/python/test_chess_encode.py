@@ -122,9 +122,9 @@ def test_move_index_matches_python_chess():
     for n, (theirs, ours) in enumerate(lockstep(seed=5, games=250)):
         indices = set()
         for move in theirs.legal_moves:
-            index = mchess.move_index(ours, move.uci())
+            index = mchess.move_index(ours, mchess.Move.from_uci(move.uci()))
             assert index == expected_index(theirs, move), (theirs.fen(), move.uci())
-            assert mchess.move_from_index(ours, index) == move.uci()
+            assert str(mchess.move_from_index(ours, index)) == move.uci()
             indices.add(index)
             moves += 1
         assert len(indices) == theirs.legal_moves.count()
@@ -149,7 +149,7 @@ def test_encode_game_is_one_call_of_the_same():
     ours = mchess.Board()
     for i, uci in enumerate(ucis):
         np.testing.assert_array_equal(states[i], mchess.encode_planes(ours))
-        assert indices[i] == mchess.move_index(ours, uci)
+        assert indices[i] == mchess.move_index(ours, mchess.Move.from_uci(uci))
         ours.push_uci(uci)
     empty, none = mchess.encode_game("startpos", [])
     assert empty.shape == (0, 20, 8, 8) and none.shape == (0,)
@@ -158,7 +158,7 @@ def test_encode_game_is_one_call_of_the_same():
 def test_refusals():
     board = mchess.Board()
     with pytest.raises(manaka.InvalidDataError, match=r"illegal uci: 'e2e5' in rnbqkbnr"):
-        mchess.move_index(board, "e2e5")
+        mchess.move_index(board, mchess.Move.from_uci("e2e5"))
     assert mchess.move_from_index(board, -1) is None
     assert mchess.move_from_index(board, mchess.POLICY_SIZE) is None
     with pytest.raises(manaka.InvalidDataError, match=r"planes: expected shape \(20, 8, 8\), got \(8, 8\)"):

@@ -153,7 +153,7 @@ def test_policy_player_takes_the_best_legal_logit() -> None:
     import numpy as np
 
     board = mchess.Board()
-    best = mchess.move_index(board, "g1f3")
+    best = mchess.move_index(board, mchess.Move.from_uci("g1f3"))
     illegal = next(i for i in range(mchess.POLICY_SIZE) if mchess.move_from_index(board, i) is None)
     logits = np.zeros(mchess.POLICY_SIZE, dtype=np.float32)
     logits[best] = 5.0
@@ -163,7 +163,7 @@ def test_policy_player_takes_the_best_legal_logit() -> None:
         assert planes.shape == (20, 8, 8)
         return logits
 
-    assert meval.policy_player(policy)(board) == "g1f3"
+    assert meval.policy_player(policy)(board) == mchess.Move.from_uci("g1f3")
 
 
 def test_eval_refuses_simulations_and_a_missing_train_module(

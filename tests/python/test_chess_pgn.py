@@ -76,10 +76,10 @@ def test_san_matches_python_chess_and_push_san_round_trips():
         ours = mchess.Board(board.fen())
         for move in board.legal_moves:
             expected = board.san(move)
-            got = ours.san(move.uci())
+            got = ours.san(mchess.Move.from_uci(move.uci()))
             assert got == expected, (board.fen(), move.uci())
             replay = ours.copy()
-            assert replay.push_san(got) == move.uci(), (board.fen(), got)
+            assert replay.push_san(got).uci() == move.uci(), (board.fen(), got)
             after = board.copy(stack=False)
             after.push(move)
             assert replay.fen() == after.fen(), (board.fen(), got)
@@ -96,16 +96,16 @@ def test_san_matches_python_chess_and_push_san_round_trips():
 
 def test_push_san_accepts_python_chess_spellings_and_refuses_with_a_message():
     board = mchess.Board()
-    assert board.push_san("e4") == "e2e4"
-    assert board.push_san("e7-e5") == "e7e5"
-    assert board.push_san("Ng1f3") == "g1f3"
-    assert board.parse_san("Nc6!?") == "b8c6"
+    assert board.push_san("e4") == mchess.Move.from_uci("e2e4")
+    assert board.push_san("e7-e5") == mchess.Move.from_uci("e7e5")
+    assert board.push_san("Ng1f3") == mchess.Move.from_uci("g1f3")
+    assert board.parse_san("Nc6!?") == mchess.Move.from_uci("b8c6")
     with pytest.raises(manaka.InvalidDataError, match=r"illegal san: 'Nf4' in .* b KQkq - 1 2: no legal knight"):
         board.push_san("Nf4")
     with pytest.raises(ValueError, match="invalid san: 'xyz'"):
         board.parse_san("xyz")
     with pytest.raises(ValueError, match="illegal uci"):
-        board.san("e2e4")
+        board.san(mchess.Move.from_uci("e2e4"))
 
 
 def annotated_game(rng: random.Random, number: int) -> chess.pgn.Game:

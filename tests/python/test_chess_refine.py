@@ -206,7 +206,7 @@ def random_games(games: int, plies: int, seed: int) -> list[tuple[np.ndarray, np
         board = chess.Board()
         moves = []
         while len(moves) < plies and board.outcome(claim_draw=True) is None:
-            move = rng.choice(board.legal_moves)
+            move = str(rng.choice(list(board.legal_moves)))
             board.push_uci(move)
             moves.append(move)
         out.append(chess.encode_game(chess.STARTING_FEN, moves))

@@ -153,11 +153,11 @@ def play(seed: int, games: int):
                 break
             move = pick(theirs, rng, p_back, p_quiet)
             if ply % 11 == 3:  # pop and push again: the history survives a take-back
-                assert ours.push_uci(move.uci()) == move.uci()
-                assert ours.pop() == move.uci()
+                assert ours.push_uci(move.uci()).uci() == move.uci()
+                assert ours.pop().uci() == move.uci()
             theirs.push(move)
-            assert ours.push_uci(move.uci()) == move.uci()
-        assert ours.move_stack == [m.uci() for m in theirs.move_stack]
+            assert ours.push_uci(move.uci()).uci() == move.uci()
+        assert [m.uci() for m in ours.move_stack] == [m.uci() for m in theirs.move_stack]
     return counts, key_of
 
 
@@ -205,7 +205,7 @@ def test_pop_and_copy():
     assert not board.copy(stack=False).is_repetition(2)
     assert board.copy(stack=False).move_stack == []
     assert board.root().fen() == chess.STARTING_FEN
-    assert board.pop() == "f6g8"
-    assert board.move_stack == ["g1f3", "g8f6", "f3g1"]
+    assert board.pop() == mchess.Move.from_uci("f6g8")
+    assert [str(m) for m in board.move_stack] == ["g1f3", "g8f6", "f3g1"]
     assert not board.is_repetition(2)
     assert board.zobrist == mchess.Board(board.fen()).zobrist

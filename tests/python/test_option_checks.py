@@ -118,12 +118,12 @@ def test_every_numeric_option_is_checked():
 def test_accepted_integers_read_as_decimal(tmp_path):
     src = tmp_path / "s.mpk"
     with stream.SelfPlayWriter(str(src)) as w:
-        pos = shogi.Position()
+        pos = shogi.Board()
         w.begin_game()
         for ply in range(12):
             mv = int(pos.legal_move16s()[0])
             w.add_position(pos.pack(), ply, 0.0, [mv], [1])
-            pos.push(mv)
+            pos.push(shogi.Move.from_move16(mv))
         w.end_game(0)
     dump = subprocess.run([MANAKA, "stream", "dump", str(src), "--limit", "010"], capture_output=True, text=True)
     assert dump.returncode == 0 and len(dump.stdout.splitlines()) == 10  # CLI11 alone read 010 as 8
@@ -142,12 +142,12 @@ def small(tmp_path_factory):
     d = tmp_path_factory.mktemp("checks")
     src = d / "s.mpk"
     with stream.SelfPlayWriter(str(src)) as w:
-        pos = shogi.Position()
+        pos = shogi.Board()
         w.begin_game()
         for ply in range(6):
             mv = int(pos.legal_move16s()[0])
             w.add_position(pos.pack(), ply, 0.0, [mv], [1])
-            pos.push(mv)
+            pos.push(shogi.Move.from_move16(mv))
         w.end_game(1)
     shards.pack([str(src)], str(d / "sh"), seed=1)
     return {"dir": d, "stream": str(src), "shard": str(d / "sh-00000.parquet")}
@@ -160,7 +160,7 @@ def header_set(field, value):
 
 def py_refusals(s, tmp):
     out = str(tmp / "out")
-    pos = shogi.Position()
+    pos = shogi.Board()
     packed = pos.pack()
     mv = int(pos.legal_move16s()[0])
     gen = dict(games=1, depth=1)
@@ -294,7 +294,7 @@ def test_perft_depth_is_bounded():
     """Before, a depth of 13 ran for a lifetime and -1 answered 1."""
     for call, message in [
         (lambda: shogi.perft("startpos", 13), "depth: 13 is out of range; give an integer in 0..12"),
-        (lambda: shogi.Position().perft(-1), "depth: -1 is out of range; give an integer in 0..12"),
+        (lambda: shogi.Board().perft(-1), "depth: -1 is out of range; give an integer in 0..12"),
         (lambda: chess.perft(chess.STARTING_FEN, 2**40),
          "depth: 1099511627776 is out of range; give an integer in 0..12"),
     ]:

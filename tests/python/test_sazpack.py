@@ -17,7 +17,7 @@ import rsshogi.sazpack as rs  # test-only oracle, installed by the test extra
 from rsshogi.record import GameResult as RsGameResult  # noqa: E402
 
 MANAKA = str(Path(sys.executable).with_name("manaka"))
-START = shogi.Position().sfen()
+START = shogi.Board().sfen()
 
 
 def games(n=30, seed=3):
@@ -163,7 +163,7 @@ def replay_columns(descs):
     """The columns the test expects, by replaying with manaka.shogi."""
     rows = []
     for g, d in enumerate(descs):
-        pos = shogi.Position(d["stem"])
+        pos = shogi.Board(d["stem"])
         n = len(d["positions"])
         for i, p in enumerate(d["positions"]):
             rows.append((g, i, pos.pack(), pos.turn, p))
@@ -191,7 +191,7 @@ def test_columns_follow_a_replay_of_the_games(threads):
         assert cols.value_q[r] == np.float32((p["root_wdl"][0] - p["root_wdl"][2]) / 65535)
         result = sazpack.GameResult(descs[g]["game_result"])
         if result.is_black_win() or result.is_white_win():
-            assert cols.value_z[r] == (1 if result.is_black_win() == (turn == 0) else -1)
+            assert cols.value_z[r] == (1 if result.is_black_win() == (turn == shogi.BLACK) else -1)
         elif result.is_draw():
             assert cols.value_z[r] == 0
         else:

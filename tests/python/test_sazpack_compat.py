@@ -41,12 +41,12 @@ def wdl(rng: random.Random) -> tuple[int, int, int]:
 def random_stem(rng: random.Random) -> str:
     """A position some random plies into a game from startpos, sometimes with
     pieces taken off the board (a handicap stem: PackedSfen boxes them)."""
-    pos = shogi.Position()
+    pos = shogi.Board()
     for _ in range(rng.choice([0, 0, rng.randint(1, 120)])):
-        moves = pos.legal_moves()
+        moves = pos.legal_moves
         if not moves:
             break
-        pos.push_usi(rng.choice(moves))
+        pos.push(rng.choice(moves))
     sfen = pos.sfen()
     if rng.random() < 0.1:
         board, rest = sfen.split(" ", 1)
@@ -65,7 +65,7 @@ def random_stem(rng: random.Random) -> str:
             rows.append(out + (str(run) if run else ""))
         handicap = "/".join(rows) + " " + rest
         try:
-            shogi.Position(handicap)  # taking a piece off may expose a king
+            shogi.Board(handicap)  # taking a piece off may expose a king
             sfen = handicap
         except ValueError:
             pass
@@ -74,11 +74,11 @@ def random_stem(rng: random.Random) -> str:
 
 def random_game(rng: random.Random) -> dict:
     stem = random_stem(rng)
-    pos = shogi.Position(stem)
+    pos = shogi.Board(stem)
     n = rng.choice([0, 1, rng.randint(2, 12), rng.randint(2, 90)])
     positions = []
     for i in range(n):
-        legal = pos.legal_moves()
+        legal = [m.usi() for m in pos.legal_moves]
         if not legal:
             break
         k = rng.randint(1, min(len(legal), 40))
@@ -220,7 +220,7 @@ def golden() -> bytes:
                        exploration_flags=0, mate=-1,
                        policy=[rs.SazPolicyEntry(mv="3c3d", prior=65535, raw_prior=65535, visits=2**32 - 1,
                                                  lower=0, upper=0)])
-    return rs.write_sazpack([rs.SazGame(stem=shogi.Position().sfen(), game_result=0, termination_reason=0,
+    return rs.write_sazpack([rs.SazGame(stem=shogi.Board().sfen(), game_result=0, termination_reason=0,
                                         entering_king_rule=3, positions=[a, b])])
 
 
@@ -375,7 +375,7 @@ def test_writers_refuse_the_same_games():
              dict(priors=((65535, 65535),) + ((65535, 0),) * 65538)]
     for case in cases:
         for lib, error in ((rs, ValueError), (ours, InvalidDataError)):
-            game = lib.SazGame(stem=shogi.Position().sfen(), game_result=0, termination_reason=0,
+            game = lib.SazGame(stem=shogi.Board().sfen(), game_result=0, termination_reason=0,
                                entering_king_rule=0, positions=[position(lib, **case)])
             with pytest.raises(error):
                 lib.write_sazpack([game])
@@ -384,7 +384,7 @@ def test_writers_refuse_the_same_games():
 @pytest.mark.parametrize("kwargs", [dict(termination_reason=10), dict(entering_king_rule=7),
                                     dict(game_result=15), dict(game_result="NO_SUCH_RESULT")])
 def test_constructors_refuse_unknown_enumerations(kwargs):
-    args = dict(stem=shogi.Position().sfen(), game_result=0, termination_reason=0, entering_king_rule=0,
+    args = dict(stem=shogi.Board().sfen(), game_result=0, termination_reason=0, entering_king_rule=0,
                 positions=[])
     args.update(kwargs)
     with pytest.raises(ValueError):

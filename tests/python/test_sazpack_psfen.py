@@ -69,7 +69,7 @@ def test_boxed_pieces_agree_with_cshogi_and_rsshogi():
         stripped.set_pieces(pieces, board.pieces_in_hand)
         sfen = stripped.sfen()
         try:
-            shogi.Position(sfen)
+            shogi.Board(sfen)
         except InvalidDataError:
             continue  # taking a piece off exposed the king of the side not to move
         ours = sazpack.to_packed_sfen(sfen)

@@ -14,13 +14,13 @@ def selfplay_stream(path, games=30, seed=5, plies=(4, 30)):
     rng = random.Random(seed)
     with stream.SelfPlayWriter(str(path)) as w:
         for _ in range(games):
-            pos = shogi.Position()
+            pos = shogi.Board()
             w.begin_game()
             for ply in range(rng.randint(*plies)):
                 legal = [int(m) for m in pos.legal_move16s()]
                 mv = rng.sample(legal, min(len(legal), rng.randint(1, 8)))
                 w.add_position(pos.pack(), ply, rng.uniform(-1, 1), mv, [rng.randint(1, 100) for _ in mv])
-                pos.push(mv[0])
+                pos.push(shogi.Move.from_move16(mv[0]))
             w.end_game(rng.choice([1, -1, 0]))
     return path
 
@@ -49,7 +49,7 @@ def test_pack_then_read_back_matches_pyarrow(tmp_path):
         assert np.concatenate([b.packed for b in got]).tobytes() == b"".join(table.column("packed").to_pylist())
     assert rows == summary["rows_out"]
     # The initial position: one row, weight = the number of games.
-    start = shogi.Position().pack()
+    start = shogi.Board().pack()
     weights = {bytes(p): w for b in shards.iter_batches(paths) for p, w in zip(b.packed, b.weight)}
     assert weights[start] == 30
 
@@ -112,7 +112,7 @@ def test_pack_and_inspect_commands(tmp_path):
     h.policy_source = 1
     teacher = tmp_path / "t.mpk"
     with stream.Writer(str(teacher), h) as w:
-        w.write(shogi.Position().pack(), 0, 1.0, 0.0, [shogi.move16_from_usi("7g7f")], cp=[30])
+        w.write(shogi.Board().pack(), 0, 1.0, 0.0, [shogi.move16_from_usi("7g7f")], cp=[30])
     run = subprocess.run([manaka, "pack", str(src), str(teacher), "-o", str(tmp_path / "x")],
                          capture_output=True, text=True)
     assert run.returncode != 0

@@ -38,7 +38,7 @@ def playouts(seed: int, target: int):
     rng = random.Random(seed)
     seen = 0
     while seen < target:
-        board, ours = cshogi.Board(), shogi.Position()
+        board, ours = cshogi.Board(), shogi.Board()
         for _ in range(rng.randint(20, 260)):
             yield board, ours
             seen += 1
@@ -56,16 +56,16 @@ def test_ten_thousand_positions_agree_with_cshogi():
     checked = drops_seen = 0
     for board, ours in playouts(seed=20261130, target=10_000):
         expected = sorted(cshogi.move_to_usi(m) for m in board.legal_moves)
-        got = sorted(ours.legal_moves())
+        got = sorted(m.usi() for m in ours.legal_moves)
         assert got == expected, f"legal moves differ at {board.sfen()}"
         assert ours.is_check() == board.is_check(), board.sfen()
         sfen = board.sfen()
         assert ours.sfen() == sfen
-        assert shogi.Position(sfen).sfen() == sfen
+        assert shogi.Board(sfen).sfen() == sfen
         packed = ours.pack()
         assert packed == packed_from_cshogi(board), sfen
         # The packed position has no move number; everything else returns.
-        assert shogi.Position.unpack(packed).sfen().rsplit(" ", 1)[0] == sfen.rsplit(" ", 1)[0]
+        assert shogi.Board.unpack(packed).sfen().rsplit(" ", 1)[0] == sfen.rsplit(" ", 1)[0]
         drops_seen += any("*" in m for m in expected)
         checked += 1
     assert checked == 10_000

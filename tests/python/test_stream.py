@@ -38,13 +38,13 @@ def random_games(rng, n_positions):
     """(packed, legal move16s) along random legal games."""
     out = []
     while len(out) < n_positions:
-        pos = shogi.Position()
+        pos = shogi.Board()
         for _ in range(rng.randint(5, 80)):
             moves = pos.legal_move16s()
             if len(moves) == 0:
                 break
             out.append((pos.pack(), [int(m) for m in moves]))
-            pos.push(int(rng.choice(list(moves))))
+            pos.push(shogi.Move.from_move16(int(rng.choice(list(moves)))))
     return out[:n_positions]
 
 
@@ -81,7 +81,7 @@ def test_reader_reads_a_stream_written_with_struct(tmp_path):
 
 def test_writer_bytes_match_the_layout(tmp_path):
     path = tmp_path / "w.mpk"
-    pos = shogi.Position()
+    pos = shogi.Board()
     mv = [shogi.move16_from_usi(u) for u in ("7g7f", "2g2f")]
     with stream.Writer(str(path), stream.selfplay_header()) as w:
         w.write(pos.pack(), 0, 1.0, 0.25, mv, visits=[600, 200])
@@ -115,7 +115,7 @@ def test_random_records_round_trip_bit_exactly(tmp_path):
 
 def test_selfplay_value_z_follows_each_side_to_move(tmp_path):
     path = tmp_path / "sp.mpk"
-    pos = shogi.Position()
+    pos = shogi.Board()
     with stream.SelfPlayWriter(str(path)) as w:
         w.begin_game()
         for ply, usi in enumerate(["7g7f", "3c3d", "2g2f"]):
@@ -123,10 +123,10 @@ def test_selfplay_value_z_follows_each_side_to_move(tmp_path):
             pos.push_usi(usi)
         w.end_game(-1)  # White won
         w.begin_game()
-        w.add_position(shogi.Position().pack(), 0, 0.0, [shogi.move16_from_usi("7g7f")], [5])
+        w.add_position(shogi.Board().pack(), 0, 0.0, [shogi.move16_from_usi("7g7f")], [5])
         w.end_game(0)
         w.begin_game()  # never ended: nothing of it may reach the file
-        w.add_position(shogi.Position().pack(), 0, 0.0, [shogi.move16_from_usi("7g7f")], [5])
+        w.add_position(shogi.Board().pack(), 0, 0.0, [shogi.move16_from_usi("7g7f")], [5])
     (b,) = list(stream.read_batches(str(path)))
     assert b.value_z.tolist() == [-1.0, 1.0, -1.0, 0.0]
     assert b.packed[:, 95].tolist() == [0, 1, 0, 0]
@@ -142,7 +142,7 @@ def test_policy_is_stored_as_visits_at_the_fixed_scale(tmp_path):
 
 
 def test_errors_name_the_record_offset_and_rule(tmp_path):
-    pos = shogi.Position()
+    pos = shogi.Board()
     good = record_bytes(0, 1.0, 0.0, pos.pack(), [(shogi.move16_from_usi("7g7f"), 3, NO_CP)])
     bad = record_bytes(1, 0.5, 0.0, pos.pack(), [(shogi.move16_from_usi("7g7f"), 3, NO_CP)])
     path = tmp_path / "bad.mpk"
@@ -161,7 +161,7 @@ def test_errors_name_the_record_offset_and_rule(tmp_path):
 
 def test_commands_validate_inspect_dump(tmp_path):
     good = tmp_path / "good.mpk"
-    pos = shogi.Position()
+    pos = shogi.Board()
     with stream.SelfPlayWriter(str(good)) as w:
         w.begin_game()
         w.add_position(pos.pack(), 0, 0.2, [shogi.move16_from_usi("7g7f"), shogi.move16_from_usi("2g2f")], [1, 2])
@@ -185,7 +185,7 @@ def test_commands_validate_inspect_dump(tmp_path):
 # ---- validation is what every consumer enforces (issue 11, item 4) ----
 
 def test_an_unknown_board_byte_is_refused_by_validate_pack_the_reader_and_the_writer(tmp_path):
-    pos = shogi.Position()
+    pos = shogi.Board()
     mv = shogi.move16_from_usi("7g7f")
     packed = bytearray(pos.pack())
     packed[37] = 0x37  # 5b, empty in the initial position
@@ -207,7 +207,7 @@ def test_an_unknown_board_byte_is_refused_by_validate_pack_the_reader_and_the_wr
 
 
 def test_a_move_listed_twice_is_refused_by_validate_naming_both_candidates(tmp_path):
-    pos = shogi.Position()
+    pos = shogi.Board()
     a, b = shogi.move16_from_usi("7g7f"), shogi.move16_from_usi("2g2f")
     path = tmp_path / "twice.mpk"
     path.write_bytes(header_bytes() + record_bytes(0, 1.0, 0.0, pos.pack(), [(a, 3, NO_CP), (b, 2, NO_CP),
@@ -232,7 +232,7 @@ def float32_of(value: float) -> float:
 
 @pytest.mark.parametrize("coef", [math.inf, math.nan, 1e40, -600.0, -0.0, 0.5, 2e5])
 def test_an_eval_coef_a_converter_cannot_use_is_refused_by_validate_pack_and_the_writer(tmp_path, coef):
-    pos = shogi.Position()
+    pos = shogi.Board()
     mv = shogi.move16_from_usi("7g7f")
     path = tmp_path / "coef.mpk"
     path.write_bytes(header_bytes(policy_source=1, mate_scale=32000, eval_coef=float32_of(coef))
@@ -258,7 +258,7 @@ def test_an_eval_coef_a_converter_cannot_use_is_refused_by_validate_pack_and_the
 def test_validate_and_pack_agree_on_1000_flipped_position_bytes(tmp_path):
     """One byte of one record's packed position changed to another value, a
     thousand times: validate refuses exactly the copies whose position
-    Position.unpack refuses, naming the record and the byte, and pack accepts
+    Board.unpack refuses, naming the record and the byte, and pack accepts
     exactly the copies validate accepts."""
     rng = random.Random(5)
     clean = tmp_path / "selfplay.mpk"
@@ -285,7 +285,7 @@ def test_validate_and_pack_agree_on_1000_flipped_position_bytes(tmp_path):
         data[at + byte] ^= rng.randrange(1, 256)
         path.write_bytes(bytes(data))
         try:
-            shogi.Position.unpack(bytes(data[at:at + 96]))
+            shogi.Board.unpack(bytes(data[at:at + 96]))
             why = None
         except manaka.InvalidDataError as e:
             why = str(e)
@@ -317,7 +317,7 @@ def test_inspect_is_what_the_command_prints(tmp_path):
     import json as _json
     path = tmp_path / "sp.mpk"
     with stream.SelfPlayWriter(str(path)) as w:
-        pos = shogi.Position()
+        pos = shogi.Board()
         for ply in range(3):
             w.begin_game()
             legal = [int(m) for m in pos.legal_move16s()]

@@ -46,10 +46,10 @@ def random_corpus(seed: int, rows: int, game_order: bool = False) -> dict:
     rng = random.Random(seed)
     cols = {k: [] for k in SCHEMA.names}
     while len(cols["sfen"]) < rows:
-        pos = shogi.Position()
+        pos = shogi.Board()
         result = rng.choice([1, -1, 0])
         for ply in range(rng.randint(10, 150 if game_order else 120)):
-            legal = pos.legal_moves()
+            legal = [m.usi() for m in pos.legal_moves]
             if not legal or len(cols["sfen"]) >= rows:
                 break
             sfen = pos.sfen()
@@ -241,7 +241,7 @@ def test_simple_engine_analyse():
         lines = eng.analyse("startpos moves 7g7f", teacher.Limit(depth=2))
         assert [l.multipv for l in lines] == [1, 2, 3]
         assert all(l.score.cp is not None and not l.score.is_mate() for l in lines)
-        assert eng.play(AFTER_7G7F, teacher.Limit(depth=1)) in shogi.Position(AFTER_7G7F).legal_moves()
+        assert shogi.Move.from_usi(eng.play(AFTER_7G7F, teacher.Limit(depth=1))) in shogi.Board(AFTER_7G7F).legal_moves
 
 
 def test_simple_engine_speaks_uci():
@@ -251,7 +251,7 @@ def test_simple_engine_speaks_uci():
         eng.new_game()
         (line,) = eng.analyse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", teacher.Limit(depth=5))
         assert line.move == "a1a8" and line.score.mate == 1 and line.wdl == (1000, 0, 0)
-        assert eng.play("startpos moves e2e4", teacher.Limit(time=0.05)) in chess.Board(
+        assert chess.Move.from_uci(eng.play("startpos moves e2e4", teacher.Limit(time=0.05))) in chess.Board(
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves
     with pytest.raises(manaka.InvalidDataError, match=r"UCI_Elo 100 is out of range 1350\.\.2850"):
         teacher.SimpleEngine.popen_uci(STOCKFISH, elo=100)
