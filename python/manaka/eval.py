@@ -188,6 +188,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="the openings' seed")
     p.add_argument("--opening-plies", type=int, default=4)
     p.add_argument("--device", default="cpu", help="torch device of the network")
+    p.add_argument("--torch-threads", type=int, default=0,
+                   help="torch's CPU threads (0: torch's default; 1 is much faster for small batches on a busy CPU)")
     return p
 
 
@@ -198,6 +200,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise UsageError(f"--simulations: {args.simulations} is out of range; give 0 or more")
         if args.search_batch < 1 or args.search_threads < 1:
             raise UsageError("--search-batch and --search-threads must be at least 1")
+        if args.torch_threads < 0:
+            raise UsageError(f"--torch-threads: {args.torch_threads} is out of range; give 0 or more")
+        if args.torch_threads > 0:
+            import torch
+
+            torch.set_num_threads(args.torch_threads)
         if not chess.MIN_ELO <= args.elo <= chess.MAX_ELO:
             raise UsageError(f"--elo: {args.elo} is out of range {chess.MIN_ELO}..{chess.MAX_ELO}")
         if args.simulations > 0:

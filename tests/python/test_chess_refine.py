@@ -184,6 +184,7 @@ REFINE = """
 run_dir = "{run_dir}"
 seed = 1
 device = "cpu"
+torch_threads = 1
 iterations = 2
 games_per_iteration = 2
 max_plies = 40
@@ -292,7 +293,7 @@ def test_two_iterations_then_resume_then_evaluate_through_the_search(tmp_path: P
     pgn = tmp_path / "eval.pgn"
     run = subprocess.run([sys.executable, "-m", "manaka.eval", "--game", "chess", "--checkpoint",
                           str(run_dir / "checkpoints_refine" / "iter_0002.pt"), "--num-games", "2",
-                          "--simulations", "8", "--elo", "1350", "--movetime", "0.02", "--engine", STOCKFISH,
+                          "--simulations", "8", "--torch-threads", "1", "--elo", "1350", "--movetime", "0.02", "--engine", STOCKFISH,
                           "--pgn", str(pgn)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "games: 2" in run.stdout
@@ -305,23 +306,31 @@ def test_two_iterations_then_resume_then_evaluate_through_the_search(tmp_path: P
     assert "search 8" in games[0].headers["White"] + games[0].headers["Black"]
 
 
-def test_refine_command_errors(tmp_path: Path, pretrained: Path) -> None:
+def test_refine_command_errors(tmp_path: Path, pretrained: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from manaka.train.__main__ import main
+
+    def run(config: Path, *extra: str) -> str:
+        assert main(["--game", "chess", "--config", str(config), *extra]) == 2
+        return capsys.readouterr().err
+
     config = tmp_path / "refine.toml"
     config.write_text(REFINE.format(run_dir=tmp_path / "run"))
-    run = run_refine(config)
-    assert run.returncode == 2 and "give --resume-from" in run.stderr
+    assert "give --resume-from" in run(config)
+    assert "missing.pt': no such file" in run(config, "--resume-from", str(tmp_path / "missing.pt"))
     other = tmp_path / "other.toml"
     other.write_text(REFINE.format(run_dir=tmp_path / "run2").replace("channels = 8", "channels = 16"))
-    run = run_refine(other, "--resume-from", str(pretrained))
-    assert run.returncode == 2 and "is not the network of" in run.stderr
+    assert "is not the network of" in run(other, "--resume-from", str(pretrained))
     bad = tmp_path / "bad.toml"
     bad.write_text("[search]\nsimulation = 3\n")
-    run = run_refine(bad, "--resume-from", str(pretrained))
-    assert run.returncode == 2 and "unknown key 'search.simulation'" in run.stderr
+    assert "unknown key 'search.simulation'" in run(bad, "--resume-from", str(pretrained))
+    bad.write_text("[search]\ndirichlet_epsilon = 2\n")
+    assert "'search.dirichlet_epsilon' must be in [0, 1]" in run(bad)
+    assert "--games must be at least 1" in run(config, "--games", "0")
+    assert not (tmp_path / "run" / "checkpoints_refine").exists()
     # pretrain keeps its spelling.
-    run = subprocess.run([sys.executable, "-m", "manaka.train", "pretrain", "--help"], capture_output=True, text=True)
-    assert run.returncode == 0 and "--resume" in run.stdout
-    assert os.path.exists(pretrained)
+    with pytest.raises(SystemExit) as exit_:
+        main(["pretrain", "--help"])
+    assert exit_.value.code == 0 and "--resume" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("refine_name, pretrain_name", [("chess-refine.toml", "chess-pretrain.toml"),

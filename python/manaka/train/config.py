@@ -97,6 +97,7 @@ class RefineConfig:
     metrics: str = "metrics.jsonl"  # JSON lines, relative to run_dir unless absolute; "" writes none
     seed: int = 0                  # seeds torch, every iteration's self-play and shuffle
     device: str = "auto"           # "auto" (cuda, else mps, else cpu) or a torch device name
+    torch_threads: int = 0         # torch's CPU threads (torch.set_num_threads); 0 keeps torch's default
     iterations: int = 10           # iterations run on from the resumed checkpoint's (the spec's 10)
     games_per_iteration: int = 100  # self-play games per iteration (the spec's 100)
     max_plies: int = 512           # a self-play game longer than this is a draw
@@ -183,6 +184,7 @@ def _check_refine(config: RefineConfig) -> RefineConfig:
                  "epochs_per_iteration", "batch_size", "copy_every", "log_every"):
         _at_least(name, getattr(config, name), 1)
     _at_least("opening_plies", config.opening_plies, 0)
+    _at_least("torch_threads", config.torch_threads, 0)
     for name in ("blocks", "channels", "value_channels", "value_hidden"):
         _at_least(f"model.{name}", getattr(config.model, name), 1)
     _at_least("optimizer.weight_decay", config.optimizer.weight_decay, 0)

@@ -334,6 +334,8 @@ def refine(config: RefineConfig, resume_from: Optional[PathLike] = None, *,
     """
     run_dir = Path(config.run_dir)
     device = resolve_device(config.device)
+    if config.torch_threads > 0:
+        torch.set_num_threads(config.torch_threads)
     lines = _Lines(progress, config.progress_seconds)
     trainer, last, source = _start(config, resume_from, device, lines)
     if trainer.config.model != config.model:
