@@ -3,7 +3,12 @@
 
 A shard is ``shard_NNNNNN.npz``, what ``np.savez_compressed`` writes for
 ``states`` int8 (N, 20, 8, 8), ``move_indices`` int32 (N,) and ``outcomes``
-int8 (N,). Everything here is re-exported by ``manaka.chess``::
+int8 (N,). A shard of self-play games (``manaka.train.refine``) also holds
+the search's visit counts, its policy targets, in CSR form:
+``visit_offsets`` int64 (N + 1,), ``visit_indices`` int32 (M,) and
+``visit_counts`` int32 (M,), row r's entries being
+``[visit_offsets[r], visit_offsets[r + 1])``. Everything here is
+re-exported by ``manaka.chess``::
 
     from manaka import chess
     train_shards, val_shards = chess.split_shards("data/chess_corpus")
@@ -93,18 +98,33 @@ def _require(name: str, a: np.ndarray, dtype: type) -> np.ndarray:
 
 
 def write_shard(path: PathLike, states: np.ndarray, move_indices: np.ndarray, outcomes: np.ndarray, *,
-                compressed: bool = True, level: int = -1) -> None:
+                compressed: bool = True, level: int = -1, visit_offsets: Optional[np.ndarray] = None,
+                visit_indices: Optional[np.ndarray] = None, visit_counts: Optional[np.ndarray] = None) -> None:
     """Writes one shard, byte for byte what ``np.savez_compressed(path, states=..., move_indices=...,
     outcomes=...)`` writes (``np.savez`` with ``compressed=False``), through a temporary renamed when
-    complete. Move indices outside [0, 4672) and outcomes outside {-1, 0, 1} are refused."""
+    complete. Move indices outside [0, 4672) and outcomes outside {-1, 0, 1} are refused.
+
+    The visits (all three or none) follow the other arrays, as ``np.savez_compressed(..., visit_offsets=...,
+    visit_indices=..., visit_counts=...)`` writes them; refused unless the offsets run from 0 to M without
+    decreasing, the indices are in [0, 4672) and distinct within a row, and every count is at least 1."""
+    visits = (visit_offsets, visit_indices, visit_counts)
+    given = sum(v is not None for v in visits)
+    if given not in (0, 3):
+        raise ValueError("visit_offsets, visit_indices and visit_counts: give all three or none")
+    if given == 3:
+        visits = (_require("visit_offsets", visit_offsets, np.int64),
+                  _require("visit_indices", visit_indices, np.int32), _require("visit_counts", visit_counts, np.int32))
     _cc.write_shard(os.fspath(path), _require("states", states, np.int8),
                     _require("move_indices", move_indices, np.int32), _require("outcomes", outcomes, np.int8),
-                    compressed, level)
+                    compressed, level, *visits)
 
 
-def read_shard(path: PathLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(states, move_indices, outcomes)`` as stored (int8, int32, int8), every check passed."""
-    return _cc.read_shard(os.fspath(path))
+def read_shard(path: PathLike, *, visits: bool = False) -> tuple:
+    """``(states, move_indices, outcomes)`` as stored (int8, int32, int8), every check passed.
+
+    With ``visits``, six arrays: those three, then ``(visit_offsets int64 (N + 1,), visit_indices int32
+    (M,), visit_counts int32 (M,))``, or three ``None`` when the shard has no visits."""
+    return _cc.read_shard(os.fspath(path), visits)
 
 
 def inspect_shards(paths: Union[PathLike, Sequence[PathLike]]) -> dict:
@@ -128,6 +148,7 @@ def iter_batches(
     window: int = 1,
     prefetch: int = 8,
     readers: int = 2,
+    policy_targets: bool = False,
 ) -> Iterator[tuple]:
     """The spec's ``iter_batches``: ``(states, move_indices, outcomes)`` batches, shard by shard.
 
@@ -157,6 +178,12 @@ def iter_batches(
     ``readers``: threads inflating shards ahead (besides the one cutting
     batches); more help where cores are many and the consumer is fast.
 
+    ``policy_targets``: a fourth array (tensor), float32 (B, 4672), each row
+    the position's visit counts divided by their sum (the search's policy,
+    the refinement's target), built on the loader's threads. Only shards
+    with visits have it: another raises ``manaka.InvalidDataError`` naming
+    the shard when the loader reaches it.
+
     A shard that cannot be read raises ``manaka.InvalidDataError`` (or
     ``TruncatedError``, ``FileError``) naming it, after the batches of the
     shards before it.
@@ -166,7 +193,7 @@ def iter_batches(
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     if device is None:
         seed = _fresh_seed() if seed is None else int(seed) % 2**64
-        loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, False, readers)
+        loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, False, readers, policy_targets)
         while (batch := loader.next()) is not None:
             yield batch
         return
@@ -178,8 +205,16 @@ def iter_batches(
         seed = int(torch.randint(0, 2**62, (), dtype=torch.int64).item())
     seed = int(seed) % 2**64
     on_cpu = device.type == "cpu"
-    loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, not on_cpu, readers)
+    loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, not on_cpu, readers,
+                              policy_targets)
     while (batch := loader.next()) is not None:
+        if policy_targets:
+            s, m, z, p = (torch.from_numpy(a) for a in batch)
+            if on_cpu:
+                yield s, m, z, p
+            else:
+                yield s.to(device).to(torch.float32), m.to(device), z.to(device), p.to(device)
+            continue
         s, m, z = (torch.from_numpy(a) for a in batch)
         if on_cpu:
             yield s, m, z

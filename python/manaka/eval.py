@@ -3,10 +3,14 @@
     python -m manaka.eval --game chess --checkpoint PATH --num-games 100 \\
         [--elo 1500] [--movetime S] [--simulations N] [--pgn out.pgn]
 
-The network plays from its policy: the legal move with the highest logit
-(``--simulations 0``, the default; the search is not built yet). Games, the
-PGN and the score are :func:`manaka.chess.play_match`'s; this module only
-loads the network and prints.
+With ``--simulations 0`` (the default) the network plays from its policy:
+the legal move with the highest logit. With ``--simulations N`` it plays
+through the C++ search (``manaka.search.chess_search``, N simulations a
+move, the network evaluating its leaves in batches), without root noise and
+always the most visited move (temperature 0): the openings' random plies are
+``play_match``'s, so the search plays only after them. Games, the PGN and
+the score are :func:`manaka.chess.play_match`'s; this module only loads the
+network and prints.
 
 The network comes from ``manaka.train`` (the network and its checkpoints),
 imported only here and only when a checkpoint is loaded:
@@ -19,25 +23,29 @@ import argparse
 import math
 import importlib
 import os
+import pickle
 import sys
-from typing import Any, Callable, Dict, Optional, Sequence
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
 from manaka import Error, InvalidDataError, UsageError
 from manaka import chess
 
-__all__ = ["load_policy", "policy_player", "format_summary", "main"]
+__all__ = ["load_network", "load_policy", "load_evaluator", "policy_player", "search_player", "format_summary",
+           "main"]
 
 # planes (20, 8, 8) int8 -> policy logits (4672,) over chess.move_index.
 PolicyFn = Callable[[np.ndarray], np.ndarray]
+# planes (B, 20, 8, 8) int8 -> (policy logits (B, 4672), value (B,)): the search's evaluate.
+EvaluateFn = Callable[[np.ndarray], Tuple[Any, Any]]
 
 
-def load_policy(checkpoint: str, device: str = "cpu") -> PolicyFn:
-    """The checkpoint's network as a policy function, through ``manaka.train``.
+def load_network(checkpoint: str, device: str = "cpu") -> Any:
+    """The checkpoint's ``best_net`` in eval mode, through ``manaka.train``.
 
-    The contract is ``manaka.train``'s (docs/chess-training.md on its
-    branch): ``Trainer.load_from_checkpoint(path, device=...)`` reads the
+    The contract is ``manaka.train``'s (docs/chess-training.md):
+    ``Trainer.load_from_checkpoint(path, device=...)`` reads the
     ``pretrained.pt`` / ``iter_NNNN.pt`` dict, and its ``best_net`` maps
     float32 (B, 20, 8, 8) planes to ``(policy_logits (B, 4672), value)``.
     """
@@ -61,9 +69,16 @@ def load_policy(checkpoint: str, device: str = "cpu") -> PolicyFn:
         raise UsageError(f"cannot load {checkpoint!r}: manaka.train has no Trainer.load_from_checkpoint")
     try:
         net = trainer.load_from_checkpoint(checkpoint, device=device).best_net
-    except (OSError, ValueError, KeyError, RuntimeError) as e:
-        raise InvalidDataError(f"checkpoint {checkpoint!r}: {e}") from e
+    except (OSError, ValueError, KeyError, RuntimeError, EOFError, pickle.UnpicklingError) as e:
+        raise InvalidDataError(f"checkpoint {checkpoint!r}: {e or type(e).__name__}") from e
     net.eval()
+    return net
+
+
+def load_policy(checkpoint: str, device: str = "cpu") -> PolicyFn:
+    """The checkpoint's network (:func:`load_network`) as a policy function of one position."""
+    net = load_network(checkpoint, device)
+    import torch
 
     def policy(planes: np.ndarray) -> np.ndarray:
         with torch.no_grad():
@@ -73,6 +88,39 @@ def load_policy(checkpoint: str, device: str = "cpu") -> PolicyFn:
             return logits.reshape(-1).float().cpu().numpy()
 
     return policy
+
+
+def load_evaluator(checkpoint: str, device: str = "cpu") -> EvaluateFn:
+    """The checkpoint's network (:func:`load_network`) as the search's batched ``evaluate``
+    (``manaka.search.torch_evaluator``)."""
+    net = load_network(checkpoint, device)
+    from manaka import search
+
+    return search.torch_evaluator(net, device)
+
+
+def search_player(evaluate: EvaluateFn, simulations: int, *, seed: int = 0, batch_size: int = 16,
+                  threads: int = 1) -> Callable[[chess.Board], str]:
+    """A player for play_match: the search's move (``manaka.search.chess_search``) from the game so far,
+    with ``simulations`` a move, no Dirichlet noise and temperature 0 (the most visited move)."""
+    try:
+        search = importlib.import_module("manaka.search")
+    except ImportError as e:
+        raise UsageError(f"--simulations {simulations}: manaka.search is not in this build ({e})") from e
+    options = search.SearchOptions()
+    options.simulations = simulations
+    options.dirichlet_epsilon = 0.0
+    options.temperature = 0.0
+    options.temperature_plies = 0
+    options.batch_size = max(1, min(batch_size, simulations))
+    options.threads = threads
+    options.seed = seed
+
+    def play(board: chess.Board) -> str:
+        root = board.root()
+        return search.chess_search(evaluate, root.fen(), [str(m) for m in board.move_stack], options)["move"]
+
+    return play
 
 
 def policy_player(policy: PolicyFn) -> Callable[[chess.Board], chess.Move]:
@@ -130,13 +178,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--num-games", type=int, default=100)
     p.add_argument("--elo", type=int, default=1500, help=f"UCI_Elo, {chess.MIN_ELO}..{chess.MAX_ELO}")
     p.add_argument("--movetime", type=float, default=0.1, help="the engine's seconds a move")
-    p.add_argument("--simulations", type=int, default=0, help="search simulations a move (0: the raw policy)")
+    p.add_argument("--simulations", type=int, default=0,
+                   help="search simulations a move (0: the raw policy's best move)")
+    p.add_argument("--search-batch", type=int, default=16, help="leaf positions per network call in the search")
+    p.add_argument("--search-threads", type=int, default=1, help="search threads")
     p.add_argument("--pgn", help="write every game here (complete when the match is)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing --pgn")
     p.add_argument("--engine", default="/usr/games/stockfish")
     p.add_argument("--seed", type=int, default=0, help="the openings' seed")
     p.add_argument("--opening-plies", type=int, default=4)
     p.add_argument("--device", default="cpu", help="torch device of the network")
+    p.add_argument("--torch-threads", type=int, default=0,
+                   help="torch's CPU threads (0: torch's default; 1 is much faster for small batches on a busy CPU)")
     return p
 
 
@@ -145,11 +198,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         if args.simulations < 0:
             raise UsageError(f"--simulations: {args.simulations} is out of range; give 0 or more")
-        if args.simulations > 0:
-            raise UsageError(f"--simulations {args.simulations}: the search is not built yet; use --simulations 0")
+        if args.search_batch < 1 or args.search_threads < 1:
+            raise UsageError("--search-batch and --search-threads must be at least 1")
+        if args.torch_threads < 0:
+            raise UsageError(f"--torch-threads: {args.torch_threads} is out of range; give 0 or more")
+        if args.torch_threads > 0:
+            import torch
+
+            torch.set_num_threads(args.torch_threads)
         if not chess.MIN_ELO <= args.elo <= chess.MAX_ELO:
             raise UsageError(f"--elo: {args.elo} is out of range {chess.MIN_ELO}..{chess.MAX_ELO}")
-        player = policy_player(load_policy(args.checkpoint, args.device))
+        if args.simulations > 0:
+            player = search_player(load_evaluator(args.checkpoint, args.device), args.simulations, seed=args.seed,
+                                   batch_size=args.search_batch, threads=args.search_threads)
+        else:
+            player = policy_player(load_policy(args.checkpoint, args.device))
         summary = chess.play_match(
             player,
             args.engine,
@@ -161,7 +224,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             pgn=args.pgn,
             overwrite=args.overwrite,
             progress=_progress(args.num_games),
-            player_name=f"manaka {os.path.basename(args.checkpoint)}",
+            player_name=f"manaka {os.path.basename(args.checkpoint)}"
+            + (f" search {args.simulations}" if args.simulations > 0 else ""),
         )
     except Error as e:
         print(f"manaka eval: {e}", file=sys.stderr)

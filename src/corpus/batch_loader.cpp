@@ -12,6 +12,7 @@
 
 #include "core/splitmix64.h"
 #include "core/task_thread.h"
+#include "chess/move_index.h"
 #include "core/uniform.h"
 #include "corpus/chess_shard.h"
 
@@ -104,6 +105,18 @@ inline void copy_row(const ChessShard& shard, uint64_t row, ChessBatch& b, uint6
   b.outcomes[slot] = static_cast<float>(shard.outcomes[row]);
 }
 
+// A row's visit distribution into slot `slot` of the batch's policy, which
+// is zero there: counts over their sum (read_chess_shard checked them).
+inline void copy_visits(const ChessShard& shard, uint64_t row, ChessBatch& b, uint64_t slot) {
+  const uint64_t begin = uint64_t(shard.visit_offsets[row]), end = uint64_t(shard.visit_offsets[row + 1]);
+  double total = 0;
+  for (uint64_t k = begin; k < end; ++k) total += shard.visit_counts[k];
+  if (total == 0) return;
+  float* p = b.policy.data() + slot * chess::POLICY_SIZE;
+  for (uint64_t k = begin; k < end; ++k)
+    p[shard.visit_indices[k]] = static_cast<float>(shard.visit_counts[k] / total);
+}
+
 }  // namespace
 
 struct BatchLoader::State {
@@ -122,7 +135,12 @@ struct BatchLoader::State {
   ShardFuture submit(size_t i) {
     return readers[i % readers.size()]->submit([this, i]() -> Result<ChessShard> {
       if (stopping.load(std::memory_order_relaxed)) return Status::io("stopped");
-      return read_chess_shard(shards[i], options.limits, take_spare());
+      Result<ChessShard> shard = read_chess_shard(shards[i], options.limits, take_spare());
+      if (shard.ok() && options.policy_targets && !shard->has_visits)
+        return Status::invalid(shards[i] +
+                               ": no visit counts (visit_offsets, visit_indices, visit_counts), which policy targets "
+                               "need: a shard of self-play games has them, a corpus shard does not");
+      return shard;
     });
   }
 
@@ -167,6 +185,15 @@ struct BatchLoader::State {
           const uint64_t row = order[start + k];
           const size_t s = std::upper_bound(starts.begin(), starts.end(), row) - starts.begin() - 1;
           copy_row(window[s], row - starts[s], b, k, type);
+        }
+      }
+      if (options.policy_targets) {
+        b.policy = pool->take_policy(n * chess::POLICY_SIZE);
+        std::memset(b.policy.data(), 0, b.policy.size() * sizeof(float));
+        for (uint64_t k = 0; k < n; ++k) {
+          const uint64_t row = order[start + k];
+          const size_t s = std::upper_bound(starts.begin(), starts.end(), row) - starts.begin() - 1;
+          copy_visits(window[s], row - starts[s], b, k);
         }
       }
       if (!batches.push(std::move(item))) return false;

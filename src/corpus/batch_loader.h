@@ -10,7 +10,9 @@
 //            permutation and cuts it into batches of batch_size rows in that
 //            order, gathering each row and casting as it copies (states to
 //            float32 unless asked for int8, move indices to int64, outcomes
-//            to float32), and queues up to `prefetch` of them.
+//            to float32), and queues up to `prefetch` of them; with
+//            policy_targets, also each row's visit distribution (its visit
+//            counts over their sum, as float32 over the 4672 move indices).
 // next() hands the batches out in order; the consumer only waits when the
 // threads together are slower than it. States buffers come from a
 // BatchPool (batch_pool.h), to which the consumer may hand them back.
@@ -29,9 +31,11 @@
 // 10,000-position shard: ~65 MB with the defaults), plus the queued and
 // pooled batches, batch_size * 5,132 bytes each with float32 states (1,292
 // with int8), at most 2 * prefetch + 2 of them unless the consumer keeps
-// batches alive.
+// batches alive; policy targets add batch_size * 18,688 bytes to each
+// batch, and a shard's visits 8 bytes a position plus 8 an entry.
 //
-// A shard that cannot be read ends the pass: next() returns its error (the
+// A shard that cannot be read, or that has no visits when policy targets
+// are asked for, ends the pass: next() returns its error (the
 // file, the member and the rule) after the batches of the windows before it.
 #pragma once
 
@@ -58,6 +62,7 @@ struct BatchLoaderOptions {
   uint32_t prefetch = 8;  // batches queued ahead of next()
   uint32_t readers = 2;   // threads reading shards ahead
   StatesType states = StatesType::Float32;
+  bool policy_targets = false;  // batches carry the visit distributions (shards with visits only)
   npz::ZipLimits limits;
 };
 
@@ -67,6 +72,7 @@ struct ChessBatch {
   UninitVector<int8_t> states_i8;  // rows * 1280 when StatesType::Int8
   UninitVector<int64_t> move_indices;
   UninitVector<float> outcomes;
+  UninitVector<float> policy;  // rows * 4672 with policy_targets: each row sums to 1 (0 for a row without visits)
 };
 
 class BatchLoader {

@@ -3,7 +3,9 @@
 // fresh for every batch, each is a new mapping whose pages the kernel must
 // fault in and zero. Buffers handed back here, when the consumer is done
 // with a batch (the numpy array's owner gives it back as it dies), are
-// reused instead. Thread-safe; keeps at most `keep` buffers of each type.
+// reused instead. Thread-safe; keeps at most `keep` buffers of each kind
+// (float32 states, int8 states, float32 policy targets: kept apart, as
+// their sizes differ).
 #pragma once
 
 #include <cstddef>
@@ -24,6 +26,8 @@ class BatchPool {
   UninitVector<int8_t> take_i8(size_t n) { return take(free_i8_, n); }
   void give(UninitVector<float>&& v) { put(free_f32_, std::move(v)); }
   void give(UninitVector<int8_t>&& v) { put(free_i8_, std::move(v)); }
+  UninitVector<float> take_policy(size_t n) { return take(free_policy_, n); }
+  void give_policy(UninitVector<float>&& v) { put(free_policy_, std::move(v)); }
 
  private:
   template <typename T>
@@ -49,6 +53,7 @@ class BatchPool {
   size_t keep_;
   std::vector<UninitVector<float>> free_f32_;
   std::vector<UninitVector<int8_t>> free_i8_;
+  std::vector<UninitVector<float>> free_policy_;
 };
 
 }  // namespace manaka::corpus

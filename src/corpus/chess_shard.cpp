@@ -31,6 +31,21 @@ constexpr std::array<Expected, 3> ARRAYS = {{
     {MOVE_INDICES, npz::DType::Int32, "int32 '<i4'"},
     {OUTCOMES, npz::DType::Int8, "int8 '|i1'"},
 }};
+// The optional policy targets: all three or none.
+constexpr std::array<Expected, 3> VISIT_ARRAYS = {{
+    {VISIT_OFFSETS, npz::DType::Int64, "int64 '<i8'"},
+    {VISIT_INDICES, npz::DType::Int32, "int32 '<i4'"},
+    {VISIT_COUNTS, npz::DType::Int32, "int32 '<i4'"},
+}};
+
+bool is_named(const std::array<Expected, 3>& arrays, const std::string& name) {
+  return std::any_of(arrays.begin(), arrays.end(), [&](const Expected& e) { return name == e.name; });
+}
+
+std::string entry_text(const char* array, uint64_t k, int64_t value, uint64_t row) {
+  return std::string(array) + "[" + std::to_string(k) + "] = " + std::to_string(value) + " (row " +
+         std::to_string(row) + ")";
+}
 
 }  // namespace
 
@@ -70,6 +85,47 @@ Status check_values(const ChessShardView& shard) {
       return Status::invalid(std::string(OUTCOMES) + "[" + std::to_string(i) + "] = " + std::to_string(z) +
                              ", not -1, 0 or 1");
   }
+  if (shard.has_visits()) return check_visits(shard, shard.visit_entries());
+  return Status();
+}
+
+Status check_visits(const ChessShardView& shard, uint64_t entries) {
+  const int64_t* off = shard.visit_offsets;
+  const uint64_t n = shard.positions;
+  if (off[0] != 0)
+    return Status::invalid(std::string(VISIT_OFFSETS) + "[0] = " + std::to_string(off[0]) + ", not 0");
+  for (uint64_t r = 0; r < n; ++r) {
+    if (off[r + 1] < off[r])
+      return Status::invalid(std::string(VISIT_OFFSETS) + "[" + std::to_string(r + 1) + "] = " +
+                             std::to_string(off[r + 1]) + ", below visit_offsets[" + std::to_string(r) +
+                             "] = " + std::to_string(off[r]) + " (offsets never decrease)");
+  }
+  if (uint64_t(off[n]) != entries)
+    return Status::invalid(std::string(VISIT_OFFSETS) + "[" + std::to_string(n) + "] = " + std::to_string(off[n]) +
+                           ", but visit_indices and visit_counts hold " + std::to_string(entries) + " entries");
+  // Duplicates within a row: a bit per move index, cleared after each row.
+  std::vector<uint8_t> seen(chess::POLICY_SIZE, 0);
+  for (uint64_t r = 0; r < n; ++r) {
+    const uint64_t begin = uint64_t(off[r]), end = uint64_t(off[r + 1]);
+    Status bad;
+    for (uint64_t k = begin; k < end && bad.ok(); ++k) {
+      const int32_t m = shard.visit_indices[k];
+      if (m < 0 || m >= chess::POLICY_SIZE)
+        bad = Status::invalid(entry_text(VISIT_INDICES, k, m, r) + ", outside [0, " +
+                              std::to_string(chess::POLICY_SIZE) + ")");
+      else if (seen[m])
+        bad = Status::invalid(entry_text(VISIT_INDICES, k, m, r) + ", a move index already in that row");
+      else if (shard.visit_counts[k] < 1)
+        bad = Status::invalid(entry_text(VISIT_COUNTS, k, shard.visit_counts[k], r) + ", not at least 1");
+      else
+        seen[m] = 1;
+    }
+    for (uint64_t k = begin; k < end; ++k) {
+      const int32_t m = shard.visit_indices[k];
+      if (m >= 0 && m < chess::POLICY_SIZE) seen[m] = 0;
+    }
+    if (!bad.ok()) return bad;
+  }
   return Status();
 }
 
@@ -81,6 +137,13 @@ Status write_chess_shard(const std::string& path, const ChessShardView& shard, c
   MANAKA_RETURN_NOT_OK(w.add(STATES, npz::DType::Int8, states_shape, shard.states));
   MANAKA_RETURN_NOT_OK(w.add(MOVE_INDICES, npz::DType::Int32, row_shape, shard.move_indices));
   MANAKA_RETURN_NOT_OK(w.add(OUTCOMES, npz::DType::Int8, row_shape, shard.outcomes));
+  if (shard.has_visits()) {
+    const std::array<uint64_t, 1> offsets_shape = {shard.positions + 1};
+    const std::array<uint64_t, 1> entries_shape = {shard.visit_entries()};
+    MANAKA_RETURN_NOT_OK(w.add(VISIT_OFFSETS, npz::DType::Int64, offsets_shape, shard.visit_offsets));
+    MANAKA_RETURN_NOT_OK(w.add(VISIT_INDICES, npz::DType::Int32, entries_shape, shard.visit_indices));
+    MANAKA_RETURN_NOT_OK(w.add(VISIT_COUNTS, npz::DType::Int32, entries_shape, shard.visit_counts));
+  }
   return w.commit();
 }
 
@@ -94,9 +157,17 @@ Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard re
   auto foreign = [&](const std::string& what) {
     return Status::invalid(path + ": " + what + ": not a chess corpus shard (states, move_indices, outcomes)");
   };
+  int visit_arrays = 0;
   for (const std::string& name : archive.names()) {
-    if (std::none_of(ARRAYS.begin(), ARRAYS.end(), [&](const Expected& e) { return name == e.name; }))
-      return foreign("an array '" + printable(name) + "'");
+    if (is_named(VISIT_ARRAYS, name)) ++visit_arrays;
+    else if (!is_named(ARRAYS, name)) return foreign("an array '" + printable(name) + "'");
+  }
+  if (visit_arrays != 0 && visit_arrays != int(VISIT_ARRAYS.size())) {
+    for (const Expected& e : VISIT_ARRAYS) {
+      if (!archive.contains(e.name))
+        return Status::invalid(path + ": no array '" + e.name +
+                               "': a shard's visits are three arrays (visit_offsets, visit_indices, visit_counts)");
+    }
   }
   std::array<npz::ArrayReader, 3> arrays;
   for (size_t i = 0; i < ARRAYS.size(); ++i) {
@@ -126,6 +197,42 @@ Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard re
   MANAKA_RETURN_NOT_OK(arrays[0].read_data(shard.states.data()));
   MANAKA_RETURN_NOT_OK(arrays[1].read_data(shard.move_indices.data()));
   MANAKA_RETURN_NOT_OK(arrays[2].read_data(shard.outcomes.data()));
+  shard.has_visits = visit_arrays != 0;
+  if (shard.has_visits) {
+    std::array<npz::ArrayReader, 3> visits;
+    for (size_t i = 0; i < VISIT_ARRAYS.size(); ++i) {
+      MANAKA_ASSIGN_OR_RETURN(visits[i], archive.open_array(VISIT_ARRAYS[i].name));
+      const npz::NpyHeader& h = visits[i].header();
+      if (h.dtype != VISIT_ARRAYS[i].dtype)
+        return Status::invalid(path + ": array '" + VISIT_ARRAYS[i].name + "' has dtype '" +
+                               std::string(npz::descr(h.dtype)) + "', a chess shard's is " + VISIT_ARRAYS[i].what);
+      if (h.shape.size() != 1)
+        return Status::invalid(path + ": array '" + VISIT_ARRAYS[i].name + "' has shape " +
+                               npz::shape_text(h.shape) + ", a chess shard's is one-dimensional");
+    }
+    const uint64_t offsets = visits[0].header().shape[0], entries = visits[1].header().shape[0];
+    if (offsets != shard.positions + 1)
+      return Status::invalid(path + ": array 'visit_offsets' has shape " + npz::shape_text(visits[0].header().shape) +
+                             ", but 'states' holds " + std::to_string(shard.positions) + " positions (expected (" +
+                             std::to_string(shard.positions + 1) + ",))");
+    if (visits[2].header().shape[0] != entries)
+      return Status::invalid(path + ": array 'visit_counts' has shape " + npz::shape_text(visits[2].header().shape) +
+                             ", but 'visit_indices' has " + npz::shape_text(visits[1].header().shape));
+    // The entries' length comes from the file, bounded as every array's is:
+    // open_array matched the shape to the member's size, which the
+    // archive's limits cap.
+    shard.visit_offsets.resize(offsets);
+    shard.visit_indices.resize(entries);
+    shard.visit_counts.resize(entries);
+    MANAKA_RETURN_NOT_OK(visits[0].read_data(shard.visit_offsets.data()));
+    MANAKA_RETURN_NOT_OK(visits[1].read_data(shard.visit_indices.data()));
+    MANAKA_RETURN_NOT_OK(visits[2].read_data(shard.visit_counts.data()));
+    MANAKA_RETURN_NOT_OK(check_visits(shard.view(), entries).with_context(path + ": "));
+  } else {
+    shard.visit_offsets.clear();
+    shard.visit_indices.clear();
+    shard.visit_counts.clear();
+  }
   MANAKA_RETURN_NOT_OK(check_values(shard.view()).with_context(path + ": "));
   return shard;
 }

@@ -172,8 +172,10 @@ def test_eval_refuses_simulations_and_a_missing_train_module(
     ckpt = tmp_path / "net.pt"
     ckpt.write_bytes(b"")
     args = ["--game", "chess", "--checkpoint", str(ckpt), "--num-games", "2"]
-    assert meval.main(args + ["--simulations", "8"]) == 2
-    assert "the search is not built yet" in capsys.readouterr().err
+    assert meval.main(args + ["--simulations", "-1"]) == 2
+    assert "--simulations: -1 is out of range" in capsys.readouterr().err
+    assert meval.main(args + ["--simulations", "8"]) == 1  # the search is built; the empty checkpoint is not one
+    assert "checkpoint" in capsys.readouterr().err
     assert meval.main(args + ["--elo", "1000"]) == 2
     assert "1350..2850" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "manaka.train", None)  # import manaka.train fails

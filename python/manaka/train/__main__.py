@@ -1,8 +1,13 @@
-"""``python -m manaka.train pretrain --config FILE [--corpus DIR] [--out PATH] [--epochs N]``.
+"""The training commands (docs/chess-training.md)::
 
-Options given on the command line replace the config's keys. The summary
-(a JSON object) goes to stdout, progress and messages to stderr; a bad
-configuration or corpus exits with status 2 and one line naming the problem.
+    python -m manaka.train pretrain --config FILE [--corpus DIR] [--out PATH] [--epochs N] ...
+    python -m manaka.train [train] --game chess --config FILE [--resume-from pretrained.pt] [--run-dir DIR] ...
+
+``pretrain`` is phase 2 (pretrain.py); ``train`` (the word may be left out,
+as the spec spells it) is phase 3, the refinement (refine.py). Options given
+on the command line replace the config's keys. The summary (a JSON object)
+goes to stdout, progress and messages to stderr; a bad configuration, corpus
+or checkpoint exits with status 2 and one line naming the problem.
 """
 
 from __future__ import annotations
@@ -14,14 +19,16 @@ import sys
 from typing import Optional, Sequence
 
 from manaka.train import data
-from manaka.train.config import ConfigError, load_config
+from manaka.train.config import ConfigError, load_config, load_refine_config
 from manaka.train.network import PolicyValueNet, count_parameters
 
 __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m manaka.train", description="Training in PyTorch on manaka's data.")
+    p = argparse.ArgumentParser(prog="python -m manaka.train", description="Training in PyTorch on manaka's data.",
+                                epilog="Without a command, the arguments are train's: python -m manaka.train "
+                                       "--game chess --config configs/chess-refine.toml --resume-from pretrained.pt")
     sub = p.add_subparsers(dest="command", required=True)
     pre = sub.add_parser("pretrain", help="supervised pre-training on the npz chess corpus, writing pretrained.pt",
                          description="Supervised pre-training on the npz chess corpus (docs/chess-training.md). "
@@ -37,11 +44,64 @@ def _parser() -> argparse.ArgumentParser:
                       help="continue an interrupted run from its last completed epoch (<out>.resume.pt)")
     mode.add_argument("--overwrite", action="store_true", help="start over, replacing an existing output")
     pre.add_argument("--params", action="store_true", help="print the network's parameter count and exit")
+    ref = sub.add_parser("train", help="AlphaZero refinement from pretrained.pt (self-play through the search)",
+                         description="AlphaZero refinement (docs/chess-training.md, \"Refinement\"): self-play with "
+                                     "best_net, candidate_net trained on the latest self-play, "
+                                     "checkpoints_refine/iter_NNNN.pt each iteration. Re-run the same command to "
+                                     "resume a stopped run from its newest checkpoint.")
+    ref.add_argument("--game", choices=["chess"], required=True)
+    ref.add_argument("--config", required=True, help="TOML configuration (configs/chess-refine*.toml)")
+    ref.add_argument("--resume-from", help="the checkpoint to start from (pretrained.pt); not read once the run "
+                                           "directory has a checkpoint of its own")
+    ref.add_argument("--run-dir", help="where self-play, checkpoints and metrics go (replaces the config's run_dir)")
+    ref.add_argument("--iterations", type=int, help="iterations after the starting checkpoint's (replaces the "
+                                                    "config's iterations)")
+    ref.add_argument("--games", type=int, help="self-play games per iteration (replaces games_per_iteration)")
+    ref.add_argument("--simulations", type=int, help="search simulations a move (replaces search.simulations)")
+    ref.add_argument("--device", help="auto, cpu, cuda, cuda:1, mps (replaces the config's device)")
+    ref.add_argument("--metrics", help="JSON-lines metrics file, '' for none (replaces the config's metrics)")
     return p
 
 
+_COMMANDS = ("pretrain", "train")
+
+
+def _refine(args: argparse.Namespace) -> int:
+    config = load_refine_config(args.config)
+    changes: dict = {}
+    for option, key in (("run_dir", "run_dir"), ("iterations", "iterations"), ("games", "games_per_iteration"),
+                         ("device", "device"), ("metrics", "metrics")):
+        value = getattr(args, option)
+        if value is not None:
+            if isinstance(value, int) and value < 1:
+                raise ConfigError(f"--{option.replace('_', '-')} must be at least 1, got {value}")
+            changes[key] = value
+    config = dataclasses.replace(config, **changes)
+    if args.simulations is not None:
+        if args.simulations < 1:
+            raise ConfigError(f"--simulations must be at least 1, got {args.simulations}")
+        config = dataclasses.replace(config, search=dataclasses.replace(config.search,
+                                                                        simulations=args.simulations))
+    from manaka.train.refine import refine
+
+    result = refine(config, args.resume_from)
+    print(json.dumps({"run_dir": config.run_dir, "first_iteration": result.first_iteration,
+                      "last_iteration": result.last_iteration, "checkpoint": result.checkpoint,
+                      "iterations_run": len(result.history)}))
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in _COMMANDS and argv[0] not in ("-h", "--help"):
+        argv.insert(0, "train")  # the spec's spelling: python -m manaka.train --game chess ...
     args = _parser().parse_args(argv)
+    if args.command == "train":
+        try:
+            return _refine(args)
+        except (ConfigError, FileNotFoundError, FileExistsError, ValueError, ImportError) as e:
+            print(f"python -m manaka.train train: {e}", file=sys.stderr)
+            return 2
     try:
         config = load_config(args.config)
         changes: dict = {}

@@ -11,7 +11,13 @@ checkpoint::
     optimizer        AdamW's state at the end of the last completed epoch
     _pretrain_epoch  completed epochs (informational)
 
-The resume state (``<output>.resume.pt``) is separate, so the contract's
+A refinement iteration's checkpoint (``checkpoints_refine/iter_NNNN.pt``)
+has the same keys: ``iteration`` N, the ``RefineConfig`` as ``config``, the
+two networks as they stand after iteration N (``candidate_net`` is no longer
+a copy), the candidate's AdamW state, and ``_pretrain_epoch`` carried from
+the checkpoint the refinement started from.
+
+The pre-training resume state (``<output>.resume.pt``) is separate, so the contract's
 keys stay exact: the latest weights, optimizer, schedule, epoch counters and
 the early-stopping record. Both are written to a temporary name in the same
 directory and renamed: a reader never sees half a file.
@@ -26,7 +32,7 @@ from typing import Any, Union
 
 import torch
 
-__all__ = ["CHECKPOINT_KEYS", "save_atomic", "pretrained_checkpoint", "resume_path", "load"]
+__all__ = ["CHECKPOINT_KEYS", "save_atomic", "pretrained_checkpoint", "refine_checkpoint", "resume_path", "load"]
 
 PathLike = Union[str, os.PathLike]
 
@@ -59,6 +65,23 @@ def pretrained_checkpoint(config: dict, best_net: dict, optimizer: dict, epoch: 
         "candidate_net": {k: v.clone() for k, v in best.items()},
         "optimizer": optimizer,
         "_pretrain_epoch": epoch,
+    }
+
+
+def _cpu_copy(state: dict) -> dict:
+    return {k: v.detach().to("cpu", copy=True) for k, v in state.items()}
+
+
+def refine_checkpoint(config: dict, iteration: int, best_net: dict, candidate_net: dict, optimizer: dict,
+                      pretrain_epoch: int) -> dict:
+    """The same keys as ``pretrained_checkpoint``'s, for refinement iteration ``iteration`` (on the CPU)."""
+    return {
+        "iteration": iteration,
+        "config": copy.deepcopy(config),
+        "best_net": _cpu_copy(best_net),
+        "candidate_net": _cpu_copy(candidate_net),
+        "optimizer": optimizer,
+        "_pretrain_epoch": pretrain_epoch,
     }
 
 

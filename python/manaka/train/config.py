@@ -1,4 +1,4 @@
-"""The pre-training configuration: TOML read into dataclasses (docs/chess-training.md).
+"""The pre-training and refinement configurations: TOML read into dataclasses (docs/chess-training.md).
 
 Every key has its default here, in the dataclass; a TOML file sets only what
 it changes. A key the dataclasses do not have, a table where a value belongs
@@ -20,8 +20,13 @@ __all__ = [
     "OptimizerConfig",
     "ScheduleConfig",
     "PretrainConfig",
+    "SearchConfig",
+    "RefineConfig",
     "load_config",
+    "load_refine_config",
     "config_from_dict",
+    "refine_config_from_dict",
+    "is_refine_config",
     "config_to_dict",
 ]
 
@@ -70,6 +75,43 @@ class PretrainConfig:
     model: ModelConfig = field(default_factory=ModelConfig)
     optimizer: OptimizerConfig = field(default_factory=OptimizerConfig)
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
+
+
+@dataclass
+class SearchConfig:
+    """manaka.search.SearchOptions for self-play (the seed is the run's, per iteration)."""
+    simulations: int = 50          # the spec's 50 simulations a move
+    c_puct: float = 1.5            # PUCT's exploration constant
+    dirichlet_alpha: float = 0.3   # root noise: Dirichlet(alpha) over the legal moves...
+    dirichlet_epsilon: float = 0.25  # ...mixed in with this weight
+    temperature: float = 1.0       # moves drawn with visits^(1/T) for the first temperature_plies plies
+    temperature_plies: int = 30    # then the most visited move
+    batch_size: int = 16           # leaf positions per network call
+    threads: int = 1               # search threads
+
+
+@dataclass
+class RefineConfig:
+    """Phase 3: AlphaZero refinement from pretrained.pt (refine.py)."""
+    run_dir: str = "refine-run"    # selfplay/, checkpoints_refine/, run.json, the metrics
+    metrics: str = "metrics.jsonl"  # JSON lines, relative to run_dir unless absolute; "" writes none
+    seed: int = 0                  # seeds torch, every iteration's self-play and shuffle
+    device: str = "auto"           # "auto" (cuda, else mps, else cpu) or a torch device name
+    torch_threads: int = 0         # torch's CPU threads (torch.set_num_threads); 0 keeps torch's default
+    iterations: int = 10           # iterations run on from the resumed checkpoint's (the spec's 10)
+    games_per_iteration: int = 100  # self-play games per iteration (the spec's 100)
+    max_plies: int = 512           # a self-play game longer than this is a draw
+    opening_plies: int = 0         # uniformly random plies before the search plays
+    shard_positions: int = 10000   # positions per self-play shard
+    window: int = 4                # iterations of self-play (the latest) the candidate trains on
+    epochs_per_iteration: int = 1  # passes over the window per iteration
+    batch_size: int = 256          # positions per training step
+    copy_every: int = 1            # candidate -> best every this many iterations (1: always)
+    log_every: int = 50            # steps between train lines in the metrics
+    progress_seconds: float = 30.0  # seconds between progress lines
+    model: ModelConfig = field(default_factory=ModelConfig)  # must be the checkpoint's network
+    optimizer: OptimizerConfig = field(default_factory=OptimizerConfig)
+    search: SearchConfig = field(default_factory=SearchConfig)
 
 
 _KINDS = ("cosine", "onecycle", "constant")
@@ -132,25 +174,79 @@ def _check(config: PretrainConfig) -> PretrainConfig:
     return config
 
 
+def _at_least(name: str, value: float, low: float) -> None:
+    if value < low:
+        raise ConfigError(f"{name!r} must be at least {low}, got {value}")
+
+
+def _check_refine(config: RefineConfig) -> RefineConfig:
+    for name in ("iterations", "games_per_iteration", "max_plies", "shard_positions", "window",
+                 "epochs_per_iteration", "batch_size", "copy_every", "log_every"):
+        _at_least(name, getattr(config, name), 1)
+    _at_least("opening_plies", config.opening_plies, 0)
+    _at_least("torch_threads", config.torch_threads, 0)
+    for name in ("blocks", "channels", "value_channels", "value_hidden"):
+        _at_least(f"model.{name}", getattr(config.model, name), 1)
+    _at_least("optimizer.weight_decay", config.optimizer.weight_decay, 0)
+    _at_least("optimizer.grad_clip", config.optimizer.grad_clip, 0)
+    if not config.optimizer.lr > 0:
+        raise ConfigError(f"'optimizer.lr' must be positive, got {config.optimizer.lr}")
+    s = config.search
+    for name in ("simulations", "batch_size", "threads"):
+        _at_least(f"search.{name}", getattr(s, name), 1)
+    _at_least("search.temperature_plies", s.temperature_plies, 0)
+    _at_least("search.temperature", s.temperature, 0)
+    if not s.c_puct > 0:
+        raise ConfigError(f"'search.c_puct' must be positive, got {s.c_puct}")
+    if not s.dirichlet_alpha > 0:
+        raise ConfigError(f"'search.dirichlet_alpha' must be positive, got {s.dirichlet_alpha}")
+    if not 0 <= s.dirichlet_epsilon <= 1:
+        raise ConfigError(f"'search.dirichlet_epsilon' must be in [0, 1], got {s.dirichlet_epsilon}")
+    return config
+
+
+def refine_config_from_dict(data: dict) -> RefineConfig:
+    """A checked ``RefineConfig`` from a dict (a TOML file's, or a refinement checkpoint's ``config``)."""
+    return _check_refine(_build(RefineConfig, data, ""))
+
+
+def is_refine_config(data: dict) -> bool:
+    """Whether a checkpoint's ``config`` dict is a refinement's (it has a search table) or pre-training's."""
+    return "search" in data
+
+
 def config_from_dict(data: dict) -> PretrainConfig:
     """A checked ``PretrainConfig`` from a dict (a TOML file's, or a checkpoint's ``config``)."""
     return _check(_build(PretrainConfig, data, ""))
 
 
-def config_to_dict(config: PretrainConfig) -> dict:
+def config_to_dict(config: Union[PretrainConfig, RefineConfig]) -> dict:
     """The dataclass as a dict: what the checkpoint stores under ``config``."""
     return dataclasses.asdict(config)
 
 
-def load_config(path: PathLike) -> PretrainConfig:
-    """Read a TOML file; missing keys keep their defaults, unknown keys are refused."""
+def _read_toml(path: PathLike) -> dict:
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{os.fspath(path)}: {e}") from None
+
+
+def load_config(path: PathLike) -> PretrainConfig:
+    """Read a TOML file; missing keys keep their defaults, unknown keys are refused."""
+    data = _read_toml(path)
     try:
         return config_from_dict(data)
+    except ConfigError as e:
+        raise ConfigError(f"{os.fspath(path)}: {e}") from None
+
+
+def load_refine_config(path: PathLike) -> RefineConfig:
+    """A refinement's TOML file, read as ``load_config`` reads pre-training's."""
+    data = _read_toml(path)
+    try:
+        return refine_config_from_dict(data)
     except ConfigError as e:
         raise ConfigError(f"{os.fspath(path)}: {e}") from None
 

@@ -133,6 +133,49 @@ TEST(BatchLoader, Int8StatesAndOptions) {
   EXPECT_TRUE(run({}, BatchLoaderOptions()).rows.empty());
 }
 
+TEST(BatchLoader, PolicyTargetsAreTheVisitDistributions) {
+  const auto dir = scratch("policy");
+  const auto shards = make_corpus(dir, {30, 0, 45}, /*visits=*/true);
+  for (uint32_t window : {1, 3}) {
+    BatchLoaderOptions o;
+    o.batch_size = 16;
+    o.window = window;
+    o.seed = 5;
+    o.policy_targets = true;
+    auto loader = BatchLoader::start(shards, o);
+    ASSERT_TRUE(loader.ok());
+    const Pass without = run(shards, [&] { BatchLoaderOptions p = o; p.policy_targets = false; return p; }());
+    std::vector<uint64_t> rows;
+    for (;;) {
+      auto b = (*loader)->next();
+      ASSERT_TRUE(b.ok()) << b.status().message();
+      if (!*b) break;
+      const ChessBatch& batch = **b;
+      ASSERT_EQ(batch.policy.size(), batch.rows * 4672);
+      for (uint64_t k = 0; k < batch.rows; ++k) {
+        const uint64_t row = uint64_t(batch.move_indices[k]);  // rows < 4672: the move index is the row
+        rows.push_back(row);
+        const float* p = batch.policy.data() + k * 4672;
+        double total = 0;
+        for (uint64_t j = 0; j < testing::visit_entries_of(row); ++j) total += testing::visit_count_of(row, j);
+        std::vector<float> expected(4672, 0.0f);
+        for (uint64_t j = 0; j < testing::visit_entries_of(row); ++j)
+          expected[testing::visit_index_of(row, j)] = float(testing::visit_count_of(row, j) / total);
+        ASSERT_TRUE(std::equal(expected.begin(), expected.end(), p)) << "row " << row;
+      }
+    }
+    // The same rows in the same order as without policy targets.
+    EXPECT_EQ(rows, without.rows);
+  }
+  // A shard without visits is refused when the loader reaches it, naming it.
+  const auto plain = make_corpus(scratch("policy_plain"), {10});
+  BatchLoaderOptions o;
+  o.policy_targets = true;
+  EXPECT_EQ(run(plain, o).error.message(),
+            plain[0] + ": no visit counts (visit_offsets, visit_indices, visit_counts), which policy targets need: a "
+                       "shard of self-play games has them, a corpus shard does not");
+}
+
 TEST(BatchLoader, BadShardEndsThePassAfterWhatCameBefore) {
   const auto dir = scratch("bad");
   auto shards = make_corpus(dir, {40, 40, 40});

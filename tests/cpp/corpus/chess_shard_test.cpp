@@ -1,6 +1,6 @@
-// corpus/chess_shard: names, the round trip, and shards that are damaged or
-// foreign (another npz, wrong dtypes or shapes, values out of range), each
-// refused naming the file and the rule.
+// corpus/chess_shard: names, the round trip (with and without visits), and
+// shards that are damaged or foreign (another npz, wrong dtypes or shapes,
+// values or visits out of range), each refused naming the file and the rule.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -14,6 +14,7 @@ namespace manaka::corpus {
 namespace {
 
 using testing::make_shard;
+using testing::make_shard_with_visits;
 using testing::scratch;
 
 TEST(ChessShard, Names) {
@@ -47,6 +48,71 @@ TEST(ChessShard, RoundTrip) {
     EXPECT_TRUE(back->move_indices == s.move_indices);
     EXPECT_TRUE(back->outcomes == s.outcomes);
   }
+}
+
+TEST(ChessShard, RoundTripWithVisits) {
+  const auto dir = scratch("visits");
+  for (uint64_t n : {0, 1, 257}) {
+    const ChessShard s = make_shard_with_visits(1000, n);
+    const std::string path = (dir / shard_file_name(n)).string();
+    ASSERT_TRUE(write_chess_shard(path, s.view()).ok());
+    auto archive = npz::NpzReader::open(path);
+    ASSERT_TRUE(archive.ok());
+    EXPECT_EQ(archive->names(), (std::vector<std::string>{"states", "move_indices", "outcomes", "visit_offsets",
+                                                          "visit_indices", "visit_counts"}));
+    auto back = read_chess_shard(path);
+    ASSERT_TRUE(back.ok()) << back.status().message();
+    EXPECT_TRUE(back->has_visits);
+    EXPECT_TRUE(back->states == s.states);
+    EXPECT_TRUE(back->visit_offsets == s.visit_offsets);
+    EXPECT_TRUE(back->visit_indices == s.visit_indices);
+    EXPECT_TRUE(back->visit_counts == s.visit_counts);
+    EXPECT_EQ(back->view().visit_entries(), s.visit_indices.size());
+  }
+  // A shard without visits read into a reused shard that had them has none.
+  const ChessShard plain = make_shard(0, 5);
+  const std::string path = (dir / "plain.npz").string();
+  ASSERT_TRUE(write_chess_shard(path, plain.view()).ok());
+  auto back = read_chess_shard(path, {}, make_shard_with_visits(0, 9));
+  ASSERT_TRUE(back.ok());
+  EXPECT_FALSE(back->has_visits);
+  EXPECT_FALSE(back->view().has_visits());
+  EXPECT_TRUE(back->visit_offsets.empty());
+}
+
+TEST(ChessShard, VisitsBreakingTheRulesAreNamed) {
+  const auto dir = scratch("badvisits");
+  const std::string path = (dir / "shard_000000.npz").string();
+  auto refused = [&](ChessShard s) {
+    const Status st = write_chess_shard(path, s.view());
+    EXPECT_FALSE(std::filesystem::exists(path));
+    return st.message();
+  };
+  // Rows 0..7 hold 0, 1, 2, 3, 0, 1, 2, 3 entries: offsets 0 0 1 3 6 6 7 9 12.
+  ChessShard s = make_shard_with_visits(0, 8);
+  s.visit_offsets[0] = 1;
+  EXPECT_EQ(refused(s), path + ": visit_offsets[0] = 1, not 0");
+  s = make_shard_with_visits(0, 8);
+  s.visit_offsets[4] = 2;
+  EXPECT_EQ(refused(s), path + ": visit_offsets[4] = 2, below visit_offsets[3] = 3 (offsets never decrease)");
+  s = make_shard_with_visits(0, 8);
+  s.visit_indices[4] = 4672;
+  EXPECT_EQ(refused(s), path + ": visit_indices[4] = 4672 (row 3), outside [0, 4672)");
+  s = make_shard_with_visits(0, 8);
+  s.visit_indices[5] = s.visit_indices[3];
+  EXPECT_EQ(refused(s), path + ": visit_indices[5] = " + std::to_string(s.visit_indices[3]) +
+                            " (row 3), a move index already in that row");
+  s = make_shard_with_visits(0, 8);
+  s.visit_counts[11] = 0;
+  EXPECT_EQ(refused(s), path + ": visit_counts[11] = 0 (row 7), not at least 1");
+  // The same index in two rows is fine.
+  s = make_shard_with_visits(0, 8);
+  s.visit_indices[6] = s.visit_indices[1];
+  EXPECT_TRUE(write_chess_shard(path, s.view()).ok());
+  // Offsets that end past the entries, checked against the arrays' length.
+  s = make_shard_with_visits(0, 8);
+  EXPECT_EQ(check_visits(s.view(), 11).message(),
+            "visit_offsets[8] = 12, but visit_indices and visit_counts hold 11 entries");
 }
 
 TEST(ChessShard, ValuesOutOfRange) {
@@ -110,6 +176,23 @@ TEST(ChessShard, ForeignShardsNamed) {
             p + ": array 'move_indices' has shape (5,), but 'states' holds 4 positions (expected (4,))");
   EXPECT_EQ(write_arrays(p, {states, moves, {"outcomes", DType::Int8, {4, 1}}}),
             p + ": array 'outcomes' has shape (4, 1), but 'states' holds 4 positions (expected (4,))");
+  // Visits: all three arrays or none, their dtypes and lengths.
+  const Array offsets{"visit_offsets", DType::Int64, {5}};
+  const Array indices{"visit_indices", DType::Int32, {0}};
+  const Array counts{"visit_counts", DType::Int32, {0}};
+  EXPECT_EQ(write_arrays(p, {states, moves, outcomes, offsets, indices, counts}), "");
+  EXPECT_EQ(write_arrays(p, {states, moves, outcomes, offsets, indices}),
+            p + ": no array 'visit_counts': a shard's visits are three arrays (visit_offsets, visit_indices, "
+                "visit_counts)");
+  EXPECT_EQ(write_arrays(p, {states, moves, outcomes, {"visit_offsets", DType::Int32, {5}}, indices, counts}),
+            p + ": array 'visit_offsets' has dtype '<i4', a chess shard's is int64 '<i8'");
+  EXPECT_EQ(write_arrays(p, {states, moves, outcomes, {"visit_offsets", DType::Int64, {4}}, indices, counts}),
+            p + ": array 'visit_offsets' has shape (4,), but 'states' holds 4 positions (expected (5,))");
+  EXPECT_EQ(write_arrays(p, {states, moves, outcomes, offsets, indices, {"visit_counts", DType::Int32, {1}}}),
+            p + ": array 'visit_counts' has shape (1,), but 'visit_indices' has (0,)");
+  EXPECT_EQ(write_arrays(p, {states, moves, outcomes, offsets, {"visit_indices", DType::Int32, {2}},
+                             {"visit_counts", DType::Int32, {2}}}),
+            p + ": visit_offsets[4] = 0, but visit_indices and visit_counts hold 2 entries");
   std::ofstream(p, std::ios::trunc) << "not a zip at all, just text that is long enough";
   EXPECT_NE(read_chess_shard(p).status().message().find(p + ": no end record"), std::string::npos);
 }

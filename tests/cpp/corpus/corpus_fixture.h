@@ -48,13 +48,35 @@ inline ChessShard make_shard(uint64_t first_row, uint64_t n) {
   return s;
 }
 
+// The visits of global row `row`: row % 4 entries (none for every fourth
+// row), move index (row * 7 + j * 13) % 4672 with j + 1 + row % 5 visits.
+inline uint64_t visit_entries_of(uint64_t row) { return row % 4; }
+inline int32_t visit_index_of(uint64_t row, uint64_t j) { return int32_t((row * 7 + j * 13) % 4672); }
+inline int32_t visit_count_of(uint64_t row, uint64_t j) { return int32_t(j + 1 + row % 5); }
+
+inline ChessShard make_shard_with_visits(uint64_t first_row, uint64_t n) {
+  ChessShard s = make_shard(first_row, n);
+  s.has_visits = true;
+  s.visit_offsets.assign(1, 0);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t row = first_row + i;
+    for (uint64_t j = 0; j < visit_entries_of(row); ++j) {
+      s.visit_indices.push_back(visit_index_of(row, j));
+      s.visit_counts.push_back(visit_count_of(row, j));
+    }
+    s.visit_offsets.push_back(int64_t(s.visit_indices.size()));
+  }
+  return s;
+}
+
 // Shards of the given sizes in dir, named shard_000000.npz on; returns the paths.
-inline std::vector<std::string> make_corpus(const fs::path& dir, const std::vector<uint64_t>& sizes) {
+inline std::vector<std::string> make_corpus(const fs::path& dir, const std::vector<uint64_t>& sizes,
+                                            bool visits = false) {
   std::vector<std::string> paths;
   uint64_t row = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
     const std::string path = (dir / shard_file_name(i)).string();
-    const ChessShard s = make_shard(row, sizes[i]);
+    const ChessShard s = visits ? make_shard_with_visits(row, sizes[i]) : make_shard(row, sizes[i]);
     const Status st = write_chess_shard(path, s.view());
     EXPECT_TRUE(st.ok()) << st.message();
     paths.push_back(path);
