@@ -33,17 +33,18 @@ def write_games(path: Path, lengths: list[int], seed: int) -> list[tuple[int, in
     """Random legal games of the given lengths; returns (ply, candidates) per record."""
     rng = random.Random(seed)
     written = []
-    with stream.SelfPlayWriter(str(path)) as w:
-        for length in lengths:
-            pos = shogi.Board()
-            w.begin_game()
-            for ply in range(length):
-                legal = [int(m) for m in pos.legal_move16s()]
-                mv = rng.sample(legal, min(len(legal), rng.randint(1, 6)))
-                w.add_position(pos.pack(), ply, rng.uniform(-1, 1), mv, [rng.randint(1, 100) for _ in mv])
-                written.append((ply, len(mv)))
-                pos.push(shogi.Move.from_move16(mv[0]))
-            w.end_game(rng.choice([1, -1, 0]))
+    w = stream.SelfPlayWriter(str(path))
+    for length in lengths:
+        pos = shogi.Board()
+        w.begin_game()
+        for ply in range(length):
+            legal = [int(m) for m in pos.legal_move16s()]
+            mv = rng.sample(legal, min(len(legal), rng.randint(1, 6)))
+            w.add_position(pos.pack(), ply, rng.uniform(-1, 1), mv, [rng.randint(1, 100) for _ in mv])
+            written.append((ply, len(mv)))
+            pos.push(shogi.Move.from_move16(mv[0]))
+        w.end_game(rng.choice([1, -1, 0]))
+    w.close()
     return written
 
 
