@@ -77,8 +77,8 @@ def shogi_svg(packed: bytes, targets: Sequence[tuple[str, float]], caption: str 
         out.append(f'<rect class="target" x="{x - _CELL / 2 + 1}" y="{y - _CELL / 2 + 1}" width="{_CELL - 2}" '
                    f'height="{_CELL - 2}" fill="{_TARGET}" fill-opacity="{0.15 + 0.6 * p:.2f}" '
                    f'data-move="{escape(usi)}" data-p="{p:.4f}"/>')
-        if usi[1] == "*":
-            x0, y0 = ox + size + 12, oy + size - 8
+        if usi[1] == "*":  # from the mover's hand: White's above the board, Black's below
+            x0, y0 = (ox + size + 12, oy + 8) if board.turn else (ox + size + 12, oy + size - 8)
         else:
             x0, y0 = centre(shogi_square(usi[0:2]))
         arrows.append(_arrow(x0, y0, x, y, p))
