@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import chess as pychess
+import chess.pgn
 
 from manaka import chess, sazpack, shards, shogi, stream
 from manaka.chess_corpus import write_shard
@@ -245,3 +246,36 @@ def test_report_command_names_a_missing_input(tmp_path):
     assert run.returncode == 1
     assert run.stderr.strip() == f"manaka: {tmp_path / 'nothing.mpk'}: no such file or directory"
     assert not (tmp_path / "r.html").exists()
+
+
+def test_vpd_figures_agree_with_python_chess(tmp_path):
+    import sqlite3
+
+    rng = random.Random(8)
+    games = []
+    for g in range(12):
+        board = pychess.Board()
+        for _ in range(rng.randint(10, 60)):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            board.push(rng.choice(legal))
+        game = pychess.pgn.Game.from_board(board)
+        game.headers["Result"] = rng.choice(["1-0", "0-1", "1/2-1/2"])
+        games.append(str(game))
+    (tmp_path / "games.pgn").write_text("\n\n".join(games) + "\n")
+    run = subprocess.run([MANAKA, "vpd", "build", str(tmp_path / "games.pgn"), "-o", str(tmp_path / "p.vpd"),
+                          "--target", "30", "-q"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    summary = write_report([tmp_path / "p.vpd"], tmp_path / "r.html", boards=2)
+    assert summary["sections"][0]["kind"] == "vpd"
+    figs = figures((tmp_path / "r.html").read_text())
+    with sqlite3.connect(tmp_path / "p.vpd") as db:
+        fens = [r[0] for r in db.execute("SELECT fen FROM positions")]
+    assert fens
+    # Legal moves and pieces as python-chess counts them on each stored FEN.
+    legal = Counter(pychess.Board(f).legal_moves.count() for f in fens)
+    pieces = Counter(len(pychess.Board(f).piece_map()) for f in fens)
+    assert counts_by_value(figs[(0, "legal_moves")]) == dict(legal)
+    assert counts_by_value(figs[(0, "pieces")]) == dict(pieces)
+    assert summary["sections"][0]["boards"] == 2
