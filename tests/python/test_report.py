@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import chess as pychess
-import chess.pgn
+import chess.pgn as pychess_pgn
 
 from manaka import chess, sazpack, shards, shogi, stream
 from manaka.chess_corpus import write_shard
@@ -260,7 +260,7 @@ def test_vpd_figures_agree_with_python_chess(tmp_path):
             if not legal:
                 break
             board.push(rng.choice(legal))
-        game = pychess.pgn.Game.from_board(board)
+        game = pychess_pgn.Game.from_board(board)
         game.headers["Result"] = rng.choice(["1-0", "0-1", "1/2-1/2"])
         games.append(str(game))
     (tmp_path / "games.pgn").write_text("\n\n".join(games) + "\n")
