@@ -279,3 +279,13 @@ def test_vpd_figures_agree_with_python_chess(tmp_path):
     assert counts_by_value(figs[(0, "legal_moves")]) == dict(legal)
     assert counts_by_value(figs[(0, "pieces")]) == dict(pieces)
     assert summary["sections"][0]["boards"] == 2
+
+
+def test_report_names_an_input_it_cannot_read(tmp_path):
+    (tmp_path / "notes.txt").write_text("not data\n")
+    run = subprocess.run([MANAKA, "report", str(tmp_path / "notes.txt"), "-o", str(tmp_path / "r.html")],
+                         capture_output=True, text=True)
+    assert run.returncode == 1
+    assert run.stderr.strip() == (f"manaka: report: {tmp_path / 'notes.txt'}: not a format the report reads (MPK1, "
+                                  "shards, SAZ2, chess npz, VPD1, teacher corpus, metrics JSON lines)")
+    assert not (tmp_path / "r.html").exists()

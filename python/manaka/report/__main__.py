@@ -18,6 +18,11 @@ def main(argv: list[str]) -> int:
     try:
         summary = write_report(spec["inputs"], spec["output"], valid=spec.get("valid"),
                                eval_coef=spec.get("eval_coef"), max_rows=spec["max_rows"], boards=spec["boards"])
+    except ModuleNotFoundError as e:
+        if e.name and e.name.split(".")[0] == "matplotlib":
+            print("manaka: report: needs matplotlib: pip install 'manaka[report]'", file=sys.stderr)
+            return 1
+        raise
     except (ValueError, OSError) as e:
         print(f"manaka: report: {e}", file=sys.stderr)
         return 1
