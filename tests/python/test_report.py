@@ -289,3 +289,26 @@ def test_report_names_an_input_it_cannot_read(tmp_path):
     assert run.stderr.strip() == (f"manaka: report: {tmp_path / 'notes.txt'}: not a format the report reads (MPK1, "
                                   "shards, SAZ2, chess npz, VPD1, teacher corpus, metrics JSON lines)")
     assert not (tmp_path / "r.html").exists()
+
+
+def test_teacher_stream_calibration_is_drawn_beside_its_header_coefficient(tmp_path):
+    h = stream.Header()
+    h.policy_source = 1
+    h.eval_coef = 600.0
+    h.mate_scale = 32000
+    rng = random.Random(3)
+    pos = shogi.Board()
+    legal = [int(m) for m in pos.legal_move16s()]
+    w = stream.Writer(str(tmp_path / "t.mpk"), h)
+    best = []
+    for i in range(300):
+        cps = sorted((rng.randint(-1500, 1500) for _ in range(3)), reverse=True)
+        w.write(pos.pack(), i, float(rng.choice([-1, 0, 1])), 0.0, legal[:3], cp=cps)
+        best.append(cps[0])
+    w.close()
+    summary = write_report([tmp_path / "t.mpk"], tmp_path / "r.html", boards=0)
+    assert "calibration" in summary["sections"][0]["figures"]
+    fig = figures((tmp_path / "r.html").read_text())[(0, "calibration")]
+    # One observed point per 100-cp bin the best candidates fall in, and the header's curve.
+    assert json.loads(fig["data-series"]) == {"observed (binned)": len({(c + 2000) // 100 for c in best}),
+                                              "header eval_coef 600": 200}

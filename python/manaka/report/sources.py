@@ -141,11 +141,11 @@ def shuffle_pairs(game: np.ndarray, batch: int = BATCH) -> tuple[np.ndarray, flo
 def _shuffle_figure(game: np.ndarray, what: str) -> Figure:
     pairs, expected = shuffle_pairs(game)
     x = np.arange(len(pairs))
-    return curve("shuffle", f"same-game pairs per batch of {BATCH} ({what})", "batch", "pairs",
+    return curve("shuffle", f"same-game pairs per batch of {BATCH}", "batch", "pairs",
                  [Series("in reading order", x, pairs, "o"),
                   Series(f"perfect shuffle ({expected:.2f})", x, np.full(len(x), expected), "--")],
                  note=f"mean {pairs.mean() if len(pairs) else 0:.2f} pairs per batch against {expected:.2f} "
-                      "for a perfect shuffle")
+                      f"for a perfect shuffle ({what})")
 
 
 def _block_figure(ply: np.ndarray) -> Figure:
@@ -330,12 +330,38 @@ def _stream(path: str, *, max_rows: int, n_boards: int, eval_coef: Optional[floa
     sec.figures += _policy_figures(offsets, weights, what)
     if len(cp) and (cp != NO_CP).any():
         sec.figures.append(histogram(cp[cp != NO_CP], "cp", "candidate cp", "cp"))
+        coef = float(header.eval_coef) or (eval_coef or 0.0)
+        if coef > 0:
+            sec.figures.append(_stream_calibration(offsets, cp, vz, coef, header.mate_scale, header.mate_slack))
     if len(packed):
         sec.figures.append(_legal_figure(packed))
         sec.figures.append(_shogi_material(packed))
     sec.figures.append(_shuffle_figure(game_ids(ply), "games as runs of rising ply"))
     sec.boards = _shogi_boards(packed, offsets, mv, weights, n_boards, what, ply)
     return sec
+
+
+def _stream_calibration(offsets, cp, value_z, coef: float, mate_scale: int, mate_slack: int) -> Figure:
+    """A teacher stream's observed score (value_z turned to 0 / 0.5 / 1) by
+    the best candidate's cp, beside sigmoid(cp / eval_coef) of its header."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    counts = np.diff(offsets)
+    has = counts > 0
+    best = np.maximum.reduceat(np.asarray(cp, dtype=np.float64), offsets[:-1][has])
+    score = (1.0 + np.asarray(value_z, dtype=np.float64)[has]) / 2
+    threshold = mate_scale - (mate_slack or 320) if mate_scale else np.inf
+    keep = (np.abs(best) < threshold) & np.isfinite(score)
+    best, score = best[keep], score[keep]
+    edges = np.arange(-2000, 2001, 100, dtype=np.float64)
+    which = np.clip(np.digitize(best, edges) - 1, 0, len(edges) - 2)
+    n = np.bincount(which, minlength=len(edges) - 1)
+    x = np.bincount(which, weights=best, minlength=len(edges) - 1)[n > 0] / n[n > 0]
+    y = np.bincount(which, weights=score, minlength=len(edges) - 1)[n > 0] / n[n > 0]
+    grid = np.linspace(-2000, 2000, 200)
+    return curve("calibration", "expected score against the best candidate's cp", "cp (side to move)", "score",
+                 [Series("observed (binned)", x, y, "o"),
+                  Series(f"header eval_coef {coef:g}", grid, 1 / (1 + np.exp(-grid / coef)), "--")],
+                 note=f"{len(best):,} records; mate scores left out")
 
 
 # ---- SAZ2 chunks -----------------------------------------------------------------------------
