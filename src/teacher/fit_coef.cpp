@@ -66,11 +66,12 @@ Result<CoefFit> fit_eval_coef(std::span<const int32_t> cp, std::span<const float
       next = a + step;
       next_ll = log_likelihood(cp, score, next);
     }
+    // No step that does not lower the likelihood: a is its maximum to
+    // rounding.
+    if (!(next_ll >= ll)) break;
     const bool done = std::abs(step) <= kRelativeTolerance * std::abs(a);
-    if (next_ll >= ll) {
-      a = next;
-      ll = next_ll;
-    }
+    a = next;
+    ll = next_ll;
     if (done) break;
   }
   if (!(a > 0))
