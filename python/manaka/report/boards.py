@@ -11,7 +11,7 @@ one self-contained file.
 from __future__ import annotations
 
 from html import escape
-from typing import Optional, Sequence
+from typing import Sequence
 
 from manaka import shogi
 
@@ -77,6 +77,8 @@ def shogi_svg(packed: bytes, targets: Sequence[tuple[str, float]], caption: str 
         out.append(f'<rect class="target" x="{x - _CELL / 2 + 1}" y="{y - _CELL / 2 + 1}" width="{_CELL - 2}" '
                    f'height="{_CELL - 2}" fill="{_TARGET}" fill-opacity="{0.15 + 0.6 * p:.2f}" '
                    f'data-move="{escape(usi)}" data-p="{p:.4f}"/>')
+        x0: float
+        y0: float
         if usi[1] == "*":  # from the mover's hand: White's above the board, Black's below
             x0, y0 = (ox + size + 12, oy + 8) if board.turn else (ox + size + 12, oy + size - 8)
         else:
@@ -93,11 +95,11 @@ def shogi_svg(packed: bytes, targets: Sequence[tuple[str, float]], caption: str 
         rot = f' transform="rotate(180 {x:.1f} {y:.1f})"' if white else ""
         out.append(f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="15" font-family="sans-serif" font-weight="bold" '
                    f'text-anchor="middle" fill="{colour}"{rot}>{escape(label)}</text>')
-    for colour, y in ((1, oy - 14), (0, oy + size + 26)):
-        counts = board.hand(colour)
+    for side, hand_y in ((1, oy - 14), (0, oy + size + 26)):
+        counts = board.hand(side)
         hand = " ".join(f"{k}{n if n > 1 else ''}" for k, n in zip(_HAND_KIND, counts) if n)
-        who = "\u2616 White" if colour else "\u2617 Black"
-        out.append(f'<text x="{ox}" y="{y}" font-size="11" fill="#333">{who} hand: {escape(hand or "-")}</text>')
+        who = "\u2616 White" if side else "\u2617 Black"
+        out.append(f'<text x="{ox}" y="{hand_y}" font-size="11" fill="#333">{who} hand: {escape(hand or "-")}</text>')
     out.extend(arrows)
     if caption:
         out.append(f"<title>{escape(caption)}</title>")
@@ -109,8 +111,7 @@ _CHESS_GLYPH = {"K": "\u2654", "Q": "\u2655", "R": "\u2656", "B": "\u2657", "N":
                 "k": "\u265a", "q": "\u265b", "r": "\u265c", "b": "\u265d", "n": "\u265e", "p": "\u265f"}
 
 
-def chess_svg(fen: str, targets: Sequence[tuple[str, float]], caption: str = "",
-              flip: Optional[bool] = None) -> str:
+def chess_svg(fen: str, targets: Sequence[tuple[str, float]], caption: str = "") -> str:
     """A chess board from a FEN (White at the bottom) with UCI targets."""
     size = 8 * _CELL
     w = h = size + 2 * _MARGIN

@@ -269,7 +269,7 @@ def _shards(path: str, *, max_rows: int, n_boards: int, eval_coef: Optional[floa
     batches = [f.read_row_group(g) for f, g in chosen]
     cat = lambda name: np.concatenate([getattr(b, name) for b in batches])  # noqa: E731
     packed, ply, vz, vq, weight = cat("packed"), cat("ply"), cat("value_z"), cat("value_q"), cat("weight")
-    offsets = _concat_offsets([b.cand_offsets for b in batches])
+    offsets = _concat_offsets([b.cand_offsets for b in batches if b.cand_offsets is not None])
     mv, prob, cp = cat("mv"), cat("prob"), cat("cp")
     sec = Section(f"Shard set {path}", path, "shards")
     meta = files[0].metadata
@@ -310,7 +310,7 @@ def _stream(path: str, *, max_rows: int, n_boards: int, eval_coef: Optional[floa
                 break
     cat = lambda name: np.concatenate([getattr(b, name) for b in batches]) if batches else np.zeros(0)  # noqa: E731
     packed, ply, vz, vq = cat("packed"), cat("ply"), cat("value_z"), cat("value_q")
-    offsets = _concat_offsets([b.cand_offsets for b in batches]) if batches else np.zeros(1, np.int64)
+    offsets = _concat_offsets([b.cand_offsets for b in batches if b.cand_offsets is not None])
     mv, visits, cp = cat("mv"), cat("visits"), cat("cp")
     sec = Section(f"MPK1 stream {path}", path, "stream")
     sec.summary = [("format", "MPK1 raw stream")]
