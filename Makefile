@@ -9,7 +9,8 @@ FUZZ_SECONDS ?= 60
 JOBS ?= 2
 comma := ,
 
-# Debian packages: toolchain pieces, system libraries, the engines.
+# Debian packages: toolchain pieces, system libraries, the engines, and chromium
+# (tests/python/test_report.py renders the report in it, headless).
 APT_PACKAGES := g++ pkg-config python3-venv libgtest-dev libgmock-dev libbenchmark-dev \
   libcli11-dev nlohmann-json3-dev libzstd-dev libsqlite3-dev zlib1g-dev \
   stockfish fairy-stockfish clang libclang-rt-14-dev chromium
