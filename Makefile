@@ -9,10 +9,11 @@ FUZZ_SECONDS ?= 60
 JOBS ?= 2
 comma := ,
 
-# Debian packages: toolchain pieces, system libraries, the engines.
+# Debian packages: toolchain pieces, system libraries, the engines, and chromium
+# (tests/python/test_report.py renders the report in it, headless).
 APT_PACKAGES := g++ pkg-config python3-venv libgtest-dev libgmock-dev libbenchmark-dev \
   libcli11-dev nlohmann-json3-dev libzstd-dev libsqlite3-dev zlib1g-dev \
-  stockfish fairy-stockfish clang libclang-rt-14-dev
+  stockfish fairy-stockfish clang libclang-rt-14-dev chromium
 # Python packages the native build itself needs (the module links this pyarrow).
 # The build runs without isolation, so the extras' source distributions (chess)
 # are built by the venv's own setuptools: a fresh venv's 65.5 has no
@@ -47,7 +48,7 @@ $(VENV)/.requirements: pyproject.toml Makefile
 # into the venv; ctest runs in the same tree.
 build: setup
 	$(PY) -m pip install -q --no-build-isolation \
-	  -C cmake.define.MANAKA_BUILD_TESTS=ON -C build.tool-args=-j$(JOBS) ".[test,torch]"
+	  -C cmake.define.MANAKA_BUILD_TESTS=ON -C build.tool-args=-j$(JOBS) ".[test,torch,report]"
 	@# Stubs of the native module (manaka/_core/*.pyi) for IDEs and mypy.
 	@site=$$($(PY) -c 'import manaka, os; print(os.path.dirname(manaka.__file__))') && rm -rf "$$site/_core" && \
 	  $(PY) -m nanobind.stubgen -q -r -m manaka._core -O "$$site"

@@ -48,3 +48,13 @@ if manaka pack --help >/dev/null 2>&1; then
   step "Inspect the shards" bash -c "manaka shards inspect '$TEACHER'/shards/teacher-*.parquet"
 fi
 printf '\nTeacher files are in %s: corpus.parquet, teacher.mpk, shards/\n' "$TEACHER"
+
+# ---- See the data (docs/report.md) ----
+report_inputs=("$OUT/selfplay.mpk" "$OUT/search-selfplay/selfplay.mpk" "$OUT/search-selfplay/selfplay.saz"
+  "$TEACHER/corpus.parquet" "$TEACHER/teacher.mpk")
+[ -d "$TEACHER/shards" ] && report_inputs+=("$TEACHER/shards")
+step "How well the teacher's cp predicts its own results: eval_coef fitted by maximum likelihood" \
+  manaka teacher fit-coef "$TEACHER/corpus.parquet"
+step "A report of this demo's own output: distributions, boards with their policy targets, shuffle, calibration" \
+  manaka report "${report_inputs[@]}" -o "$OUT/report.html" --eval-coef 600
+printf '\nThe report is %s: open it in a browser (one self-contained HTML file)\n' "$OUT/report.html"

@@ -21,9 +21,9 @@ import numpy as np
 
 from manaka._core._checks import at_least as _at_least
 from manaka._core._checks import seed as _seed
-from manaka._core.shards import _ShardReader, check_sets, inspect, pack
+from manaka._core.shards import _ShardReader, check_sets, inspect, overlap, pack
 
-__all__ = ["ShardBatch", "ShardFile", "list_shards", "iter_batches", "pack", "inspect", "check_sets", "NULL_CP"]
+__all__ = ["ShardBatch", "ShardFile", "list_shards", "iter_batches", "pack", "inspect", "overlap", "check_sets", "NULL_CP"]
 
 NULL_CP = -32768  # cp of self-play rows, which carry none (null in the file)
 

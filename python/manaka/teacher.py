@@ -29,6 +29,7 @@ from manaka._core import teacher as _core
 
 __all__ = [
     "convert",
+    "fit_coef",
     "generate",
     "Limit",
     "Score",
@@ -73,6 +74,27 @@ def convert(
     # range and names the parameter (int(1.5) would quietly be 1).
     return json.loads(_core.convert(inputs, str(output), eval_coef, mate_scale, mate_slack, fv_scale,
                                     dict(columns or {}), bool(strict), bool(progress), threads, bool(overwrite)))
+
+
+def fit_coef(
+    corpus: Union[PathLike, Sequence[PathLike]],
+    *,
+    mate_scale: int = 32000,
+    mate_slack: int = 0,
+    columns: Optional[Mapping[str, str]] = None,
+    bin_cp: float = 100.0,
+    calibration_cp: float = 2000.0,
+) -> dict:
+    """The eval_coef (cp -> expected result, ``sigmoid(cp / eval_coef)``) a
+    corpus's own game results fit by maximum likelihood, as ``manaka teacher
+    fit-coef --json`` prints it: ``eval_coef``, its 95% interval ``lo`` ..
+    ``hi`` (``hi`` None when unbounded), ``rows``, ``games`` and the
+    ``calibration`` curve (cp bins with observed and fitted mean score).
+    Mate scores (past ``mate_scale`` - slack) are left out."""
+    if isinstance(corpus, (str, os.PathLike)):
+        corpus = [corpus]
+    return json.loads(_core.fit_coef([os.fspath(p) for p in corpus], mate_scale, mate_slack, dict(columns or {}),
+                                     bin_cp, calibration_cp))
 
 
 def generate(

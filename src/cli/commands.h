@@ -18,6 +18,8 @@ void add_teacher_command(CLI::App& app);
 void add_saz_command(CLI::App& app);
 void add_chess_command(CLI::App& app);
 void add_vpd_command(CLI::App& app);
+// `manaka report` (cli/report_command.cpp): runs python -m manaka.report.
+void add_report_command(CLI::App& app);
 // `manaka chess corpus` (cli/chess_corpus_command.cpp), under the chess command.
 void add_chess_corpus(CLI::App* chess);
 // `manaka chess shards`, registered by add_chess_command.

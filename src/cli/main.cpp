@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   manaka::cli::add_saz_command(app);
   manaka::cli::add_chess_command(app);
   manaka::cli::add_vpd_command(app);
+  manaka::cli::add_report_command(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -6,26 +6,15 @@
 // module that loads the checkpoint (`python -m manaka.selfplay`), which
 // calls the same library through manaka._core. The interpreter is the one
 // this command was built with (the venv's), or $MANAKA_PYTHON.
-#include <csignal>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <string>
-#include <vector>
-
-#include <pthread.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/checks.h"
 #include "cli/commands.h"
+#include "cli/python_module.h"
 #include "selfplay/shogi_selfplay.h"
-
-#ifndef MANAKA_PYTHON
-#define MANAKA_PYTHON "python3"
-#endif
 
 namespace manaka::cli {
 
@@ -50,21 +39,7 @@ void run(const SelfPlayArgs& a) {
                   {"dirichlet_epsilon", s.dirichlet_epsilon}, {"temperature", s.temperature},
                   {"temperature_plies", s.temperature_plies}, {"batch_size", s.batch_size},
                   {"threads", s.threads}, {"seed", s.seed}}}};
-  const std::string spec = j.dump();
-  const char* env = std::getenv("MANAKA_PYTHON");
-  const std::string python = env && *env ? env : MANAKA_PYTHON;
-  std::fflush(nullptr);
-  // main() blocked the termination signals for its cleanup thread; the
-  // interpreter must get them (Ctrl-C) as usual.
-  sigset_t set;
-  sigemptyset(&set);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
-  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
-  std::vector<const char*> argv{python.c_str(), "-m", "manaka.selfplay", spec.c_str(), nullptr};
-  execvp(python.c_str(), const_cast<char* const*>(argv.data()));
-  std::fprintf(stderr, "manaka: shogi selfplay: cannot run %s (%s); set MANAKA_PYTHON to the Python that has manaka and torch\n",
-               python.c_str(), std::strerror(errno));
-  throw CLI::RuntimeError(1);
+  exec_python_module("manaka.selfplay", j.dump(), "shogi selfplay", "manaka and torch");
 }
 
 }  // namespace

@@ -8,7 +8,10 @@
 //   manaka teacher convert CORPUS... -o OUT.mpk --eval-coef C --mate-scale S
 //       [--mate-slack K] [--fv-scale F] [--column NAME=COL ...] [--strict] [--threads T]
 //
-// Both print their summary on stdout (--json: one JSON object instead).
+//   manaka teacher fit-coef CORPUS... [--mate-scale 32000] [--mate-slack K] [--bin-cp 100]
+//       [--column NAME=COL ...]
+//
+// All print their summary on stdout (--json: one JSON object instead).
 #include <cfloat>
 #include <climits>
 #include <cstdio>
@@ -19,6 +22,7 @@
 #include "cli/checks.h"
 #include "cli/commands.h"
 #include "teacher/convert.h"
+#include "teacher/fit_coef.h"
 #include "teacher/generate.h"
 #include "teacher/report.h"
 #include "stream/header.h"
@@ -146,6 +150,44 @@ void add_convert(CLI::App& parent) {
   });
 }
 
+void add_fit_coef(CLI::App& parent) {
+  auto* cmd = parent.add_subcommand(
+      "fit-coef", "fit eval_coef (cp -> expected result) to the corpus's game results; interval and calibration curve");
+  struct Args {
+    teacher::FitCoefOptions o;
+    std::vector<std::string> columns;
+    bool json = false;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("corpus", a->o.inputs, "corpus files (parquet, .jsonl) or directories of parquet files")
+      ->required();
+  cmd->add_option("--mate-scale", a->o.mate_scale, "the cp value the corpus's mates fold to (mates are left out)")
+      ->capture_default_str()
+      ->transform(checks::integer(1, 32767));
+  cmd->add_option("--mate-slack", a->o.mate_slack, "mates reach mate_scale - K (0: the default 320)")
+      ->capture_default_str()
+      ->transform(checks::integer(0, 65535));
+  cmd->add_option("--bin-cp", a->o.bin_cp, "width of the calibration curve's cp bins")
+      ->capture_default_str()
+      ->transform(checks::number(0.0, 1e6, true, "a number of centipawns"));
+  cmd->add_option("--calibration-cp", a->o.calibration_cp, "the curve covers cp in [-X, X) (the outer bins take the rest)")
+      ->capture_default_str()
+      ->transform(checks::number(0.0, 1e6, true, "a number of centipawns"));
+  cmd->add_option("--column", a->columns, "NAME=COL: read field NAME from column COL (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_flag("--json", a->json, "print the fit as one JSON object");
+  cmd->callback([a] {
+    for (const std::string& c : a->columns) exit_on_error(a->o.columns.set(c));
+    auto summary = teacher::fit_coef(a->o);
+    exit_on_error(summary.status());
+    if (a->json) {
+      std::printf("%s\n", teacher::fit_json(*summary).c_str());
+    } else {
+      std::fputs(teacher::format_fit(*summary).c_str(), stdout);
+    }
+  });
+}
+
 }  // namespace
 
 void add_teacher_command(CLI::App& app) {
@@ -153,6 +195,7 @@ void add_teacher_command(CLI::App& app) {
   cmd->require_subcommand(1);
   add_generate(*cmd);
   add_convert(*cmd);
+  add_fit_coef(*cmd);
 }
 
 }  // namespace manaka::cli

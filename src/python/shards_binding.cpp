@@ -16,6 +16,7 @@
 #include "python/errors.h"
 #include "python/numpy.h"
 #include "shard/inspect.h"
+#include "shard/overlap.h"
 #include "shard/shard_reader.h"
 #include "shard/shard_set.h"
 
@@ -133,6 +134,43 @@ void bind_shards(nb::module_ m) {
         raise_if_error(std::move(st));
       }, "paths"_a, "require_complete"_a = true,
       "Refuses shards that are not whole sets: files of one prefix from two pack runs, or a set missing shards.");
+
+  m.def("overlap", [](const std::vector<std::string>& train, const std::vector<std::string>& valid,
+                      nb::handle max_examples) {
+        const size_t examples = static_cast<size_t>(uint_arg(max_examples, "max_examples", 0, 1'000'000));
+        shard::OverlapReport r;
+        {
+          nb::gil_scoped_release release;
+          r = unwrap(shard::shard_overlap(train, valid, examples));
+        }
+        nb::list ex;
+        for (const shard::OverlapExample& e : r.examples) {
+          nb::dict x;
+          x["packed"] = nb::bytes(reinterpret_cast<const char*>(e.packed.data()), e.packed.size());
+          x["sfen"] = e.sfen;
+          x["valid_path"] = e.valid_path;
+          x["valid_row"] = e.valid_row;
+          x["train_path"] = e.train_path;
+          x["train_row"] = e.train_row;
+          ex.append(x);
+        }
+        nb::dict d;
+        d["train_files"] = r.train_files;
+        d["valid_files"] = r.valid_files;
+        d["train_rows"] = r.train_rows;
+        d["train_boards"] = r.train_boards;
+        d["valid_rows"] = r.valid_rows;
+        d["valid_boards"] = r.valid_boards;
+        d["shared_rows"] = r.shared_rows;
+        d["shared_boards"] = r.shared_boards;
+        d["share"] = r.share();
+        d["valid_weight"] = r.valid_weight;
+        d["shared_weight"] = r.shared_weight;
+        d["examples"] = ex;
+        return d;
+      }, "train"_a, "valid"_a, "max_examples"_a.none() = shard::kDefaultOverlapExamples,
+      "Validation rows whose board also occurs in training (by the fold's board hash), with examples. "
+      "train and valid are lists of shard files or directories.");
 
   m.def("inspect", [](const std::vector<std::string>& paths) {
         shard::InspectReport r;

@@ -21,6 +21,7 @@
 #include "python/checks.h"
 #include "python/errors.h"
 #include "teacher/convert.h"
+#include "teacher/fit_coef.h"
 #include "teacher/generate.h"
 #include "teacher/report.h"
 #include "stream/header.h"
@@ -115,6 +116,26 @@ nb::dict pv_line_dict(const engine::PvLine& line) {
 }  // namespace
 
 void bind_teacher(nb::module_ m) {
+  m.def("fit_coef", [](const std::vector<std::string>& inputs, nb::handle mate_scale, nb::handle mate_slack,
+                       const std::map<std::string, std::string>& columns, nb::handle bin_cp, nb::handle calibration_cp) {
+        teacher::FitCoefOptions o;
+        o.inputs = inputs;
+        o.mate_scale = static_cast<int>(int_arg(mate_scale, "mate_scale", 1, 32767));
+        o.mate_slack = static_cast<int>(int_arg(mate_slack, "mate_slack", 0, 65535));
+        o.bin_cp = number_arg(bin_cp, "bin_cp", 0.0, 1e6, true, "a number of centipawns");
+        o.calibration_cp = number_arg(calibration_cp, "calibration_cp", 0.0, 1e6, true, "a number of centipawns");
+        for (const auto& [field, column] : columns) raise_if_error(o.columns.set(field + "=" + column));
+        Result<teacher::FitCoefSummary> s = Status::invalid("not run");
+        {
+          nb::gil_scoped_release release;
+          s = teacher::fit_coef(o);
+        }
+        return teacher::fit_json(unwrap(std::move(s)));
+      }, "inputs"_a, "mate_scale"_a.none() = 32000, "mate_slack"_a.none() = 0,
+      "columns"_a = std::map<std::string, std::string>{}, "bin_cp"_a.none() = teacher::kDefaultBinCp,
+      "calibration_cp"_a.none() = teacher::kDefaultCalibrationCp,
+      "The eval_coef a corpus's game results fit by maximum likelihood; the summary as a JSON string.");
+
   // Numeric parameters take None too, so that the check names them (TypeError).
   m.def("convert", &convert, "inputs"_a, "output"_a, "eval_coef"_a.none(), "mate_scale"_a.none(),
         "mate_slack"_a.none() = 0, "fv_scale"_a.none() = 0, "columns"_a = std::map<std::string, std::string>{}, "strict"_a = false,

@@ -1,0 +1,62 @@
+// `manaka shards overlap TRAIN VALID`: how many validation rows hold a board
+// that also occurs in training, the leak that makes a validation loss look
+// better than the network is.
+//
+// Boards are compared by fold::hash_board, the 64-bit hash the fold already
+// keys its table with: training's hashes are collected (with where each board
+// sits), sorted, and every validation row is looked up. Two different boards
+// share a hash with probability about N^2 / 2^65 (5e-6 for 10 M boards), so a
+// count is exact for any practical purpose.
+//
+// A side is a list of shard files or directories (every *.parquet inside, in
+// name order); only the packed and weight columns are read.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "shard/row.h"
+
+namespace manaka::shard {
+
+inline constexpr size_t kDefaultOverlapExamples = 5;
+
+// One shared board: where validation holds it and where training does.
+struct OverlapExample {
+  std::array<uint8_t, kPackedLen> packed{};
+  std::string sfen;
+  std::string valid_path;
+  int64_t valid_row = 0;  // row index within the file
+  std::string train_path;
+  int64_t train_row = 0;
+};
+
+struct OverlapReport {
+  std::vector<std::string> train_files, valid_files;
+  int64_t train_rows = 0, train_boards = 0;  // rows, distinct boards
+  int64_t valid_rows = 0, valid_boards = 0;
+  int64_t shared_rows = 0;     // validation rows whose board is in training
+  int64_t shared_boards = 0;   // distinct boards among them
+  uint64_t valid_weight = 0;   // records folded into validation rows
+  uint64_t shared_weight = 0;  // ... into the shared ones
+  std::vector<OverlapExample> examples;  // the first shared rows, file order
+
+  // shared_rows / valid_rows (0 for an empty validation set).
+  double share() const;
+};
+
+// Directories expanded to their *.parquet files (name order); a path naming
+// nothing, or a directory without shards, is an error naming it.
+Result<std::vector<std::string>> expand_shard_paths(const std::vector<std::string>& paths);
+
+Result<OverlapReport> shard_overlap(const std::vector<std::string>& train, const std::vector<std::string>& valid,
+                                    size_t max_examples = kDefaultOverlapExamples);
+
+std::string format_overlap(const OverlapReport& report);
+std::string overlap_json(const OverlapReport& report);
+
+}  // namespace manaka::shard
