@@ -1,5 +1,7 @@
 #include "shard/overlap.h"
 
+#include "parquet/paths.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <span>
@@ -56,36 +58,11 @@ double OverlapReport::share() const {
   return valid_rows > 0 ? static_cast<double>(shared_rows) / static_cast<double>(valid_rows) : 0.0;
 }
 
-Result<std::vector<std::string>> expand_shard_paths(const std::vector<std::string>& paths) {
-  std::vector<std::string> files;
-  for (const std::string& p : paths) {
-    std::error_code ec;
-    auto st = fs::status(p, ec);
-    if (ec && st.type() != fs::file_type::not_found) return Status::io(p + ": cannot stat: " + ec.message());
-    if (!fs::exists(st)) return Status::io(p + ": no such file or directory");
-    if (!fs::is_directory(st)) {
-      files.push_back(p);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (const auto& entry : fs::directory_iterator(p, ec)) {
-      std::string name = entry.path().filename().string();
-      if (name.empty() || name[0] == '.' || !name.ends_with(".parquet")) continue;
-      if (entry.is_regular_file()) found.push_back(entry.path().string());
-    }
-    if (ec) return Status::io(p + ": cannot list: " + ec.message());
-    if (found.empty()) return Status::invalid(p + ": a directory without *.parquet shards");
-    std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
-  }
-  return files;
-}
-
 Result<OverlapReport> shard_overlap(const std::vector<std::string>& train, const std::vector<std::string>& valid,
                                     size_t max_examples) {
   OverlapReport rep;
-  MANAKA_ASSIGN_OR_RETURN(rep.train_files, expand_shard_paths(train));
-  MANAKA_ASSIGN_OR_RETURN(rep.valid_files, expand_shard_paths(valid));
+  MANAKA_ASSIGN_OR_RETURN(rep.train_files, parquet::expand_parquet_paths(train));
+  MANAKA_ASSIGN_OR_RETURN(rep.valid_files, parquet::expand_parquet_paths(valid));
 
   // Sized once from the footers.
   int64_t train_rows = 0;

@@ -49,10 +49,6 @@ struct OverlapReport {
   double share() const;
 };
 
-// Directories expanded to their *.parquet files (name order); a path naming
-// nothing, or a directory without shards, is an error naming it.
-Result<std::vector<std::string>> expand_shard_paths(const std::vector<std::string>& paths);
-
 Result<OverlapReport> shard_overlap(const std::vector<std::string>& train, const std::vector<std::string>& valid,
                                     size_t max_examples = kDefaultOverlapExamples);
 

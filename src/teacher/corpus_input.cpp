@@ -144,33 +144,6 @@ bool is_json_lines_path(const std::string& path) {
   return ends_with(path, ".jsonl") || ends_with(path, ".ndjson") || ends_with(path, ".json");
 }
 
-Result<std::vector<std::string>> expand_corpus_paths(const std::vector<std::string>& paths) {
-  std::vector<std::string> files;
-  for (const std::string& p : paths) {
-    std::error_code ec;
-    auto st = fs::status(p, ec);
-    // A missing file is not_found; any other error (a directory on the way
-    // without search permission) is the operating system's reason.
-    if (ec && st.type() != fs::file_type::not_found) return Status::io(p + ": cannot stat: " + ec.message());
-    if (!fs::exists(st)) return Status::io(p + ": no such file or directory");
-    if (!fs::is_directory(st)) {
-      files.push_back(p);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (const auto& entry : fs::directory_iterator(p, ec)) {
-      std::string name = entry.path().filename().string();
-      if (name.empty() || name[0] == '.' || name[0] == '_' || !ends_with(name, ".parquet")) continue;
-      if (entry.is_regular_file()) found.push_back(entry.path().string());
-    }
-    if (ec) return Status::io(p + ": cannot list: " + ec.message());
-    if (found.empty()) return Status::invalid(p + ": a directory without *.parquet files");
-    std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
-  }
-  return files;
-}
-
 Result<std::unique_ptr<CorpusSource>> open_corpus_file(const std::string& path,
                                                        const CorpusColumns& columns) {
   if (is_json_lines_path(path)) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "parquet/paths.h"
 #include "teacher/corpus_batch.h"
 
 namespace manaka::teacher {
@@ -30,9 +31,7 @@ class CorpusSource {
   virtual const std::string& path() const = 0;
 };
 
-// The files `paths` name, directories expanded; a path that names nothing,
-// or a directory without parquet files, is an error.
-Result<std::vector<std::string>> expand_corpus_paths(const std::vector<std::string>& paths);
+// The files a command names: parquet::expand_parquet_paths (parquet/paths.h).
 
 // Opens one file (not a directory) by its format.
 Result<std::unique_ptr<CorpusSource>> open_corpus_file(const std::string& path,

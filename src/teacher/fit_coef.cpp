@@ -125,7 +125,7 @@ Result<CoefFit> fit_eval_coef(std::span<const int32_t> cp, std::span<const float
 
 Result<FitCoefSummary> fit_coef(const FitCoefOptions& o) {
   MANAKA_ASSIGN_OR_RETURN(Conventions conv, Conventions::make(kStartCoef, o.mate_scale, o.mate_slack));
-  MANAKA_ASSIGN_OR_RETURN(std::vector<std::string> files, expand_corpus_paths(o.inputs));
+  MANAKA_ASSIGN_OR_RETURN(std::vector<std::string> files, parquet::expand_parquet_paths(o.inputs));
   FitCoefSummary s;
   std::vector<int32_t> cp;
   std::vector<float> score;

@@ -32,7 +32,7 @@ TEST(CorpusOpen, UnreadableInputsSayPermissionDenied) {
     testing::AsUnprivileged nobody;
     if (!nobody.ok()) GTEST_SKIP() << "cannot drop root";
     source = open_corpus_file(jsonl.string(), teacher::CorpusColumns{}).status();
-    paths = expand_corpus_paths({below}).status();
+    paths = parquet::expand_parquet_paths({below}).status();
   }
   fs::permissions(closed, fs::perms::owner_all);  // so the scratch directory can be removed
   ASSERT_FALSE(source.ok());
@@ -45,7 +45,7 @@ TEST(CorpusOpen, MissingInputSaysNoSuchFile) {
   const fs::path dir = testing::scratch_dir();
   testing::RemovedAtEnd cleanup{dir};
   const std::string missing = (dir / "missing.parquet").string();
-  auto paths = expand_corpus_paths({missing});
+  auto paths = parquet::expand_parquet_paths({missing});
   ASSERT_FALSE(paths.ok());
   EXPECT_EQ(paths.status().message(), missing + ": no such file or directory");
 }
