@@ -18,6 +18,7 @@
 #include "chess/opening.h"
 #include "chess/position.h"
 #include "core/progress.h"
+#include "core/text.h"
 #include "python/bindings.h"
 #include "python/call_python.h"
 #include "python/checks.h"
@@ -25,6 +26,7 @@
 #include "python/numpy.h"
 #include "search/chess_selfplay.h"
 #include "search/selfplay.h"
+#include "selfplay/chess_selfplay_set.h"
 #include "selfplay/shogi_selfplay.h"
 #include "shogi/encode.h"
 #include "shogi/move_index.h"
@@ -186,6 +188,47 @@ nb::dict chess_search(nb::callable evaluate, const std::string& fen, const std::
   return out;
 }
 
+template <class T>
+std::vector<T> column(const nb::dict& played, const char* key) {
+  if (!played.contains(key)) raise_if_error(Status::usage(std::string("played: no array '") + key + "'"));
+  nb::ndarray<const T, nb::c_contig, nb::device::cpu> a;
+  if (!nb::try_cast(played[key], a))
+    raise_if_error(Status::usage(std::string("played['") + key + "']: not a C-contiguous array of the right dtype"));
+  return std::vector<T>(a.data(), a.data() + a.size());
+}
+
+// chess_self_play's dict, written by selfplay/chess_selfplay_set.h; returns
+// selfplay.json's text.
+std::string write_chess_selfplay(const std::string& dir, const nb::dict& played, nb::handle shard_positions,
+                                 const std::string& meta) {
+  search::ChessSelfPlayData d;
+  d.states = column<int8_t>(played, "states");
+  d.move_indices = column<int32_t>(played, "move_indices");
+  d.outcomes = column<int8_t>(played, "outcomes");
+  d.visit_offsets = column<int64_t>(played, "visit_offsets");
+  d.visit_indices = column<int32_t>(played, "visit_indices");
+  d.visit_counts = column<int32_t>(played, "visit_counts");
+  d.game_offsets = column<int64_t>(played, "game_offsets");
+  for (const char* key : {"results", "terminations", "openings"})
+    if (!played.contains(key)) raise_if_error(Status::usage(std::string("played: no list '") + key + "'"));
+  d.results = nb::cast<std::vector<std::string>>(played["results"]);
+  d.terminations = nb::cast<std::vector<std::string>>(played["terminations"]);
+  d.openings = nb::cast<std::vector<std::string>>(played["openings"]);
+  const uint64_t n = d.move_indices.size();
+  if (d.states.size() != n * chess::PLANES_SIZE || d.outcomes.size() != n || d.visit_offsets.size() != n + 1 ||
+      d.visit_indices.size() != d.visit_counts.size() || d.results.size() + 1 != d.game_offsets.size())
+    raise_if_error(Status::usage("played: arrays of inconsistent lengths (not chess_self_play's output)"));
+  const uint64_t per_shard = uint_arg(shard_positions, "shard_positions", 1);
+  nlohmann::ordered_json m = meta.empty() ? nlohmann::ordered_json::object() : nlohmann::ordered_json::parse(meta, nullptr, false);
+  if (m.is_discarded() || !m.is_object()) raise_if_error(Status::usage("meta: not a JSON object"));
+  nlohmann::ordered_json j;
+  {
+    nb::gil_scoped_release release;
+    j = unwrap(selfplay::write_chess_selfplay(dir, d, per_shard, m));
+  }
+  return json_text(j);
+}
+
 constexpr std::array<size_t, 3> kShogiPlanes{size_t(shogi::PLANE_NB), 9, 9};
 
 // The summary as (JSON text, the command's text), both from the library.
@@ -239,6 +282,9 @@ void bind_search(nb::module_ m) {
         "opening_plies"_a.none() = search::ChessSelfPlayOptions{}.opening_plies, "progress"_a = true,
         "Plays games of chess against itself through the search with evaluate as the network; returns the "
         "searched positions as training arrays (see manaka.search).");
+  m.def("write_chess_selfplay", &write_chess_selfplay, "dir"_a, "played"_a, "shard_positions"_a, "meta"_a = "",
+        "Writes chess_self_play's arrays as npz shards with visits and selfplay.json into dir, complete or "
+        "absent; returns selfplay.json's content (JSON text). meta: a JSON object of fields put first.");
   m.def("chess_search", &chess_search, "evaluate"_a, "fen"_a, "moves"_a, "options"_a,
         "Searches the position after moves (UCI) from fen; returns the most visited move, every root move's "
         "(uci, visits, prior), the root value for the side to move and the evaluator's statistics.");

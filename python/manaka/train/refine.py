@@ -141,56 +141,12 @@ def self_play(evaluate: Evaluator, games: int, options: Any, *, max_plies: int, 
 def write_selfplay(played: dict, out_dir: PathLike, shard_positions: int, meta: dict) -> dict:
     """The games as ``shard_NNNNNN.npz`` with visits and a ``selfplay.json`` in ``out_dir``, complete or absent.
 
-    Written into ``<out_dir>.tmp-<pid>`` and renamed; returns the summary written to selfplay.json.
+    Written by the library (selfplay/chess_selfplay_set.h) under a temporary name and renamed; returns
+    selfplay.json's content (``meta``'s fields first).
     """
-    from manaka import chess
+    from manaka._core import search as _search
 
-    out_dir = Path(out_dir)
-    if out_dir.exists():
-        raise FileExistsError(f"{out_dir} exists")
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale_temporaries(out_dir.parent)
-    tmp = out_dir.with_name(f"{out_dir.name}.tmp-{os.getpid()}")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir()
-    try:
-        states = np.ascontiguousarray(played["states"], dtype=np.int8)
-        moves = np.ascontiguousarray(played["move_indices"], dtype=np.int32)
-        outcomes = np.ascontiguousarray(played["outcomes"], dtype=np.int8)
-        offsets = np.ascontiguousarray(played["visit_offsets"], dtype=np.int64)
-        indices = np.ascontiguousarray(played["visit_indices"], dtype=np.int32)
-        counts = np.ascontiguousarray(played["visit_counts"], dtype=np.int32)
-        n = int(moves.shape[0])
-        shards = []
-        for k, a in enumerate(range(0, n, shard_positions)):
-            b = min(n, a + shard_positions)
-            lo, hi = int(offsets[a]), int(offsets[b])
-            name = chess.shard_name(k)
-            chess.write_shard(tmp / name, states[a:b], moves[a:b], outcomes[a:b],
-                              visit_offsets=offsets[a:b + 1] - lo, visit_indices=indices[lo:hi],
-                              visit_counts=counts[lo:hi])
-            shards.append({"file": name, "positions": b - a})
-        results = [str(r) for r in played.get("results", [])]
-        terms = [str(t) for t in played.get("terminations", [])]
-        summary = dict(meta)
-        summary.update({
-            "games": len(results), "positions": n, "visit_entries": int(offsets[-1]) if n else 0,
-            "results": {r: results.count(r) for r in ("1-0", "1/2-1/2", "0-1")},
-            "terminations": {t: terms.count(t) for t in sorted(set(terms))},
-            "game_offsets": [int(x) for x in played.get("game_offsets", [])],
-            "game_results": results, "game_terminations": terms,
-            "openings": [list(map(str, o)) for o in played.get("openings", [])], "shards": shards,
-        })
-        (tmp / "selfplay.json").write_text(json.dumps(summary, indent=1) + "\n")
-        for p in tmp.iterdir():  # on disk before the name says complete
-            with open(p, "rb") as f:
-                os.fsync(f.fileno())
-        os.rename(tmp, out_dir)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return summary
+    return dict(json.loads(_search.write_chess_selfplay(str(out_dir), played, shard_positions, json.dumps(meta))))
 
 
 def visit_policy_loss(logits: torch.Tensor, value: torch.Tensor, target: torch.Tensor,
