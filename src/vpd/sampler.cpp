@@ -39,25 +39,44 @@ uint64_t Sampler::selected() const {
   return n;
 }
 
-void Sampler::add_game(const chess::PgnGame& game, uint64_t game_number, uint32_t source) {
-  ++counts_.games;
-  const uint8_t result = result_index(game.result);
-  std::array<std::optional<SampledPosition>, PHASE_NB> held;
-  std::array<uint64_t, PHASE_NB> eligible{};
+void candidates_of(const chess::PgnGame& game, uint64_t game_number, uint32_t source, GameCandidates& out) {
+  out.game_number = game_number;
+  out.source = source;
+  out.result = result_index(game.result);
+  out.positions.clear();
+  out.positions.reserve(game.moves.size());
   chess::Position pos = game.start;
   for (chess::Move m : game.moves) {
-    ++counts_.positions_considered;
+    // After a null move no position has a legal history: none is a candidate.
+    if (m == chess::MOVE_NONE) break;
     const int ply = game_ply(pos);
-    const Phase phase = phase_of(ply, pos.non_pawn_material(), chess::popcount(pos.pieces()));
-    ++counts_.candidates[phase];
     std::string fen = pos.normalized_fen();
     const uint64_t h = fen_hash(fen);
-    if (selected_.contains(h)) {
-      ++counts_.duplicates;
-    } else if (++eligible[phase] == 1 || uniform(eligible[phase]) == 0) {
-      held[phase] = SampledPosition{std::move(fen), h, game_number, ply, phase, source, result};
-    }
+    out.positions.push_back(
+        Candidate{std::move(fen), h, ply, phase_of(ply, pos.non_pawn_material(), chess::popcount(pos.pieces()))});
     pos.do_move(m);
+  }
+}
+
+void Sampler::add_game(const chess::PgnGame& game, uint64_t game_number, uint32_t source) {
+  GameCandidates c;
+  candidates_of(game, game_number, source, c);
+  add(c);
+}
+
+void Sampler::add(GameCandidates& game) {
+  ++counts_.games;
+  std::array<std::optional<SampledPosition>, PHASE_NB> held;
+  std::array<uint64_t, PHASE_NB> eligible{};
+  for (Candidate& c : game.positions) {
+    ++counts_.positions_considered;
+    ++counts_.candidates[c.phase];
+    if (selected_.contains(c.fen_hash)) {
+      ++counts_.duplicates;
+    } else if (++eligible[c.phase] == 1 || uniform(eligible[c.phase]) == 0) {
+      held[c.phase] =
+          SampledPosition{std::move(c.fen), c.fen_hash, game.game_number, c.ply, c.phase, game.source, game.result};
+    }
   }
   for (auto& h : held) {
     if (!h) continue;

@@ -4,7 +4,9 @@
 // For each game, the candidates are the positions before each mainline move
 // (the starting position is ply 0 of a game from the initial position; the
 // position after the last move is not a candidate, so every candidate has a
-// legal move). Each candidate is classified (phase_of) and, unless its
+// legal move). A null move (chess/pgn.h) ends the candidates: neither the
+// position it is played in nor any after it is one (those have no legal
+// history). Each candidate is classified (phase_of) and, unless its
 // normalized FEN is among those selected at that moment (then it is counted
 // as a duplicate and skipped), takes part in its phase's reservoir of one
 // inside the game: the k-th eligible candidate replaces the held one with
@@ -64,6 +66,25 @@ struct SampledPosition {
   uint8_t result = 0;        // index into RESULT_TOKENS
 };
 
+// A game's candidate positions, in ply order: the pure half of add_game,
+// computed apart from the sampling (on worker threads by the build, see
+// ingest.h), so that only the draws run in input order.
+struct Candidate {
+  std::string fen;  // normalized
+  uint64_t fen_hash = 0;
+  int ply = 0;
+  Phase phase = OPENING;
+};
+struct GameCandidates {
+  uint64_t game_number = 0;
+  uint32_t source = 0;
+  uint8_t result = 0;
+  std::vector<Candidate> positions;
+};
+
+// The candidates of game (see the top of this file), into out.
+void candidates_of(const chess::PgnGame& game, uint64_t game_number, uint32_t source, GameCandidates& out);
+
 struct SamplerCounts {
   uint64_t games = 0;                   // games offered
   uint64_t positions_considered = 0;    // candidates seen
@@ -78,6 +99,8 @@ class Sampler {
 
   // Offers one game. game_number must grow from call to call.
   void add_game(const chess::PgnGame& game, uint64_t game_number, uint32_t source);
+  // The same from the game's candidates (candidates_of), which it consumes.
+  void add(GameCandidates& game);
 
   const SamplerCounts& counts() const { return counts_; }
   const std::array<uint64_t, PHASE_NB>& quotas() const { return quotas_; }
