@@ -17,6 +17,7 @@
 #include "vpd/database.h"
 #include "vpd/features.h"
 #include "vpd/sqlite.h"
+#include "vpd/variance_thresholds.h"
 
 namespace manaka::vpd {
 namespace {
@@ -142,6 +143,7 @@ VarianceReport variance_report(const VarianceTally& t, uint64_t target_size, con
 
   r.high_variance = true;
   for (const VarianceCheck& c : r.checks) r.high_variance = r.high_variance && c.pass;
+  r.changed = changed_thresholds(th);
   return r;
 }
 
@@ -157,6 +159,11 @@ std::string report_json(const VarianceReport& r) {
   nlohmann::json out = {{"format", "VPD1-variance"},  {"version", 1},
                         {"rows", r.rows},             {"target_size", r.target_size},
                         {"high_variance", r.high_variance}, {"checks", checks}};
+  if (!r.changed.empty()) {
+    nlohmann::json changed = nlohmann::json::object();
+    for (const ThresholdChange& c : r.changed) changed[c.name] = {{"value", c.value}, {"default", c.default_value}};
+    out["changed_thresholds"] = changed;
+  }
   return json_text(out);
 }
 
@@ -171,6 +178,11 @@ std::string format_report(const VarianceReport& r) {
     out += line;
   }
   out += std::string("high_variance              ") + (r.high_variance ? "true" : "false") + "\n";
+  for (const ThresholdChange& c : r.changed) {
+    std::snprintf(line, sizeof line, "changed threshold %s = %.6g (default %.6g)\n", c.name.c_str(), c.value,
+                  c.default_value);
+    out += line;
+  }
   return out;
 }
 

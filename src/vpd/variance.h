@@ -42,8 +42,15 @@ struct VarianceCheck {
   bool pass = false;
 };
 
+// A threshold set away from its default (variance_thresholds.h).
+struct ThresholdChange {
+  std::string name;
+  double value = 0, default_value = 0;
+};
+
 struct VarianceReport {
   uint64_t rows = 0;
+  std::vector<ThresholdChange> changed;  // empty with the defaults
   uint64_t target_size = 0;  // 0 when the metadata has none
   std::vector<VarianceCheck> checks;  // in the order of the thresholds above
   bool high_variance = false;         // every check passes
@@ -85,7 +92,9 @@ VarianceReport variance_report(const VarianceTally& tally, uint64_t target_size,
 Result<VarianceReport> variance_report(const std::string& path, const VarianceThresholds& thresholds = {});
 
 // {"format":"VPD1-variance","version":1,"rows":..,"target_size":..,
-//  "high_variance":..,"checks":[{"name","value","threshold","comparison","pass"}..]}
+//  "high_variance":..,"checks":[{"name","value","threshold","comparison","pass"}..]},
+// and "changed_thresholds":{name:{"value","default"}..} when any was changed.
+// The text names the changed ones too.
 std::string report_json(const VarianceReport& report);
 // A table: one line per check (name, value, threshold, pass) and the verdict.
 std::string format_report(const VarianceReport& report);
