@@ -120,11 +120,21 @@ struct PgnReader::State {
     }
   }
   // Skips a {...} comment whose '{' is next; false if the input ends in it.
+  // A block at a time (memchr), counting lines as get() would.
   bool skip_comment() {
     get();
-    for (int c = get(); c != '}'; c = get())
-      if (c < 0) return false;
-    return true;
+    for (;;) {
+      if (pos == len && !fill()) return false;
+      const char* b = buf.data() + pos;
+      const size_t n = len - pos;
+      const char* close = static_cast<const char*>(std::memchr(b, '}', n));
+      const size_t used = close ? size_t(close - b) + 1 : n;
+      line += uint64_t(std::count(b, b + used, '\n'));
+      line_start = b[used - 1] == '\n';
+      pos += used;
+      offset += used;
+      if (close) return true;
+    }
   }
 };
 

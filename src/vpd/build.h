@@ -31,7 +31,7 @@ struct BuildOptions {
   // Threads reading the inputs and computing features (ingest.h); the file
   // is the same byte for byte whatever their number.
   int threads = 1;
-  size_t chunk_bytes = size_t{4} << 20;  // the pieces the inputs are cut into (ingest.h)
+  size_t chunk_bytes = size_t{1} << 20;  // the pieces the inputs are cut into (ingest.h, DEFAULT_CHUNK_BYTES)
   VarianceThresholds thresholds;  // of the variance report stored in the metadata
 };
 

@@ -30,7 +30,9 @@
 
 namespace manaka::vpd {
 
-constexpr size_t DEFAULT_CHUNK_BYTES = size_t{4} << 20;
+// A piece's games hold their positions until sampled (~180 bytes each), and
+// 2 x threads + 2 pieces are in flight: ~6 MB a piece of 1 MiB.
+constexpr size_t DEFAULT_CHUNK_BYTES = size_t{1} << 20;
 
 struct IngestOptions {
   int threads = 1;  // 1: read on the calling thread

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <cstdio>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -105,8 +106,9 @@ struct Queue {
   double engine_seconds = 0;
 };
 
-void run_worker(const engine::EngineOptions& eo, const engine::SearchLimit& limit, const std::vector<Todo>& todo,
-                Queue& q) {
+// Labels positions with `started`, or an engine of its own when null.
+void run_worker(std::unique_ptr<engine::Engine> started, const engine::EngineOptions& eo,
+                const engine::SearchLimit& limit, const std::vector<Todo>& todo, Queue& q) {
   auto finish = [&](Status st, uint64_t restarts, double secs) {
     std::lock_guard lock(q.mu);
     if (!st.ok() && q.error.ok()) q.error = std::move(st);
@@ -116,9 +118,12 @@ void run_worker(const engine::EngineOptions& eo, const engine::SearchLimit& limi
     --q.workers_left;
     q.changed.notify_all();
   };
-  auto started = engine::Engine::start(eo);
-  if (!started.ok()) return finish(std::move(started).take_status(), 0, 0);
-  engine::Engine& eng = **started;
+  if (!started) {
+    auto own = engine::Engine::start(eo);
+    if (!own.ok()) return finish(std::move(own).take_status(), 0, 0);
+    started = std::move(*own);
+  }
+  engine::Engine& eng = *started;
   uint64_t restarts = 0;
   for (;;) {
     if (q.stop) break;
@@ -166,16 +171,21 @@ Result<LabelSummary> label(const LabelOptions& o) {
     MANAKA_ASSIGN_OR_RETURN(s.positions, f.rows());
   }
 
-  // A first engine: its name, and whether it reports WDL (then asked to).
+  // The first worker's engine, started here for its name: asked to report
+  // WDL (UCI_ShowWDL true) unless the options say otherwise, and started
+  // again without it when it does not advertise the option.
   engine::EngineOptions eo{.path = o.engine_path, .protocol = engine::Protocol::Uci, .multipv = o.multipv,
                            .options = o.engine_options};
-  {
-    MANAKA_ASSIGN_OR_RETURN(auto probe, engine::Engine::start(eo));
-    s.engine = probe->name();
-    bool asked = false;
-    for (const auto& [k, v] : eo.options) asked = asked || probe->find_option(k) == probe->find_option("UCI_ShowWDL");
-    if (!asked && probe->find_option("UCI_ShowWDL")) eo.options.emplace_back("UCI_ShowWDL", "true");
-  }
+  bool wdl_set = false;
+  for (const auto& [k, v] : eo.options) wdl_set = wdl_set || k == "UCI_ShowWDL";
+  engine::EngineOptions with_wdl = eo;
+  if (!wdl_set) with_wdl.options.emplace_back("UCI_ShowWDL", "true");
+  auto first = engine::Engine::start(with_wdl);
+  if (!first.ok() && !wdl_set && first.status().kind() == ErrorKind::Invalid) first = engine::Engine::start(eo);
+  else eo = with_wdl;
+  if (!first.ok()) return std::move(first).take_status();
+  std::unique_ptr<engine::Engine> first_engine = std::move(*first);
+  s.engine = first_engine->name();
   nlohmann::json options = nlohmann::json::array();
   for (const auto& [k, v] : eo.options) options.push_back({k, v});
   const Identity id{s.engine, limit_text(o.limit), std::to_string(o.multipv), json_text(options)};
@@ -218,7 +228,9 @@ Result<LabelSummary> label(const LabelOptions& o) {
   const int workers = int(std::min<size_t>(size_t(o.workers), std::max<size_t>(todo.size(), 1)));
   q.workers_left = workers;
   std::vector<std::thread> pool;
-  for (int w = 0; w < workers; ++w) pool.emplace_back(run_worker, std::cref(eo), std::cref(o.limit), std::cref(todo), std::ref(q));
+  for (int w = 0; w < workers; ++w)
+    pool.emplace_back(run_worker, w == 0 ? std::move(first_engine) : nullptr, std::cref(eo), std::cref(o.limit),
+                      std::cref(todo), std::ref(q));
 
   Status error;
   MANAKA_ASSIGN_OR_RETURN(Stmt insert, prepare(h, o.file, INSERT_LABEL));

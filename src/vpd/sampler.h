@@ -19,10 +19,12 @@
 // in input order, so the sample is a function of the games (in order) and
 // the seed only.
 //
-// Duplicates are recognized by a 64-bit hash of the normalized FEN; two
-// distinct FENs with the same hash (probability about 1e-13 per candidate
-// at 1.5 million selected) would only make one of them skipped, never store
-// a FEN twice.
+// Duplicates are recognized by a 64-bit hash of what the normalized FEN
+// says (position_hash: the Zobrist key, which is python-chess's
+// transposition key, and the halfmove clock), so that a FEN is written only
+// for the positions held at the end of a game. Two distinct FENs with the
+// same hash (probability about 1e-13 per candidate at 1.5 million selected)
+// would only make one of them skipped, never store a FEN twice.
 #pragma once
 
 #include <array>
@@ -52,13 +54,15 @@ std::array<uint64_t, PHASE_NB> phase_quotas(uint64_t target);
 constexpr std::array<const char*, 4> RESULT_TOKENS = {"1-0", "0-1", "1/2-1/2", "*"};
 uint8_t result_index(std::string_view token);
 
-// FNV-1a 64 of the text, then SplitMix64's finalizer.
-uint64_t fen_hash(std::string_view fen);
+// SplitMix64's finalizer of the Zobrist key mixed with the halfmove clock:
+// equal for two positions exactly when their normalized FENs are (up to
+// 64-bit collisions).
+uint64_t position_hash(const chess::Position& pos);
 
 // One selected position, before its features are computed.
 struct SampledPosition {
   std::string fen;           // normalized
-  uint64_t fen_hash = 0;
+  uint64_t fen_hash = 0;     // position_hash
   uint64_t game_number = 0;  // sequential over all inputs, from 1
   int ply = 0;               // game_ply()
   Phase phase = OPENING;
@@ -70,8 +74,7 @@ struct SampledPosition {
 // computed apart from the sampling (on worker threads by the build, see
 // ingest.h), so that only the draws run in input order.
 struct Candidate {
-  std::string fen;  // normalized
-  uint64_t fen_hash = 0;
+  uint64_t fen_hash = 0;  // position_hash
   int ply = 0;
   Phase phase = OPENING;
 };
@@ -80,6 +83,7 @@ struct GameCandidates {
   uint32_t source = 0;
   uint8_t result = 0;
   std::vector<Candidate> positions;
+  std::vector<chess::Position> boards;  // boards[i] is positions[i]'s: its FEN is written only if held
 };
 
 // The candidates of game (see the top of this file), into out.
