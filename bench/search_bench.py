@@ -9,10 +9,12 @@ batch size (no search at all), which no search through it can pass.
 
 The network is the small shipped config (configs/chess-pretrain-small.toml)
 with random weights; the speed of a search does not depend on what the
-network knows. torch uses every core for the model; the search threads only
-wait on it.
+network knows. torch runs with --torch-threads threads (default 1): on a
+2-core machine that also runs the search threads, torch's spinning thread
+pool makes small batches many times slower with 2 (the refinement's
+torch_threads setting says the same).
 
-    .venv/bin/python bench/search_bench.py [--games 8] [--simulations 64] [--batch 16] [--threads 8]
+    .venv/bin/python bench/search_bench.py [--games 8] [--simulations 32] [--batch 16] [--threads 8] [--torch-threads 1]
 """
 
 from __future__ import annotations
@@ -52,10 +54,12 @@ def bare(net: torch.nn.Module, batch: int, seconds: float = 3.0) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=8)
-    ap.add_argument("--simulations", type=int, default=64)
+    ap.add_argument("--simulations", type=int, default=32)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--threads", type=int, default=8)
+    ap.add_argument("--torch-threads", type=int, default=1)
     a = ap.parse_args()
+    torch.set_num_threads(a.torch_threads)
     torch.manual_seed(0)
     net = PolicyValueNet(load_config(ROOT / "configs" / "chess-pretrain-small.toml").model).eval()
     print(f"search: {a.games} games x up to 24 plies x {a.simulations} simulations, small network, "

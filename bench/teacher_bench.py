@@ -83,7 +83,7 @@ def shuffled_copy(path: Path, out: Path) -> None:
 def bench_convert(corpus: Path, label: str) -> None:
     ours, peer = OUT / "teacher-manaka.mpk", OUT / "teacher-python.mpk"
     cmd = [MANAKA, "teacher", "convert", str(corpus), "-o", str(ours), "--eval-coef", str(EVAL_COEF),
-           "--mate-scale", str(MATE_SCALE), "--json"]
+           "--mate-scale", str(MATE_SCALE), "--json", "--overwrite"]
     runs, cpus = [], []
     for _ in range(3):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -19,6 +19,15 @@ step "Validate every record of it" manaka stream validate "$OUT/selfplay.mpk"
 step "What is in it" manaka stream inspect "$OUT/selfplay.mpk"
 step "The first record as JSON" bash -c "manaka stream dump '$OUT/selfplay.mpk' --limit 1 | cut -c1-400"
 
+# ---- Self-play through the C++ search with a network (docs/search.md) ----
+step "An untrained shogi network (2 residual blocks of 16 channels)" \
+  python -m manaka.selfplay init --game shogi -o "$OUT/shogi-init.pt" --blocks 2 --channels 16 --overwrite
+step "Self-play through the search with it: 4 games, 16 simulations a move, batched evaluation; MPK1 and SAZ2" \
+  manaka shogi selfplay --checkpoint "$OUT/shogi-init.pt" -o "$OUT/search-selfplay" --games 4 --simulations 16 \
+  --threads 4 --batch-size 16 --max-plies 80 --saz --overwrite
+step "Both files pass validation" bash -c \
+  "manaka stream validate '$OUT/search-selfplay/selfplay.mpk' && manaka saz validate '$OUT/search-selfplay/selfplay.saz'"
+
 # ---- Teacher data: engine games -> corpus -> MPK1 -> shards (docs/teacher.md) ----
 TEACHER="$OUT/teacher"
 ENGINE=${ENGINE:-/usr/games/fairy-stockfish}

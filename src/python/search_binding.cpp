@@ -104,6 +104,29 @@ chess::Game game_of(const std::string& fen, const std::vector<std::string>& move
   return game;
 }
 
+// Runs a self-play job with the GIL released, the calling thread serving
+// `evaluate`, and a progress line over games; re-raises the network's own
+// exception; returns the job's result.
+template <class T, class Play>
+T run_self_play(const char* label, int games, bool progress, nb::callable evaluate, std::array<size_t, 3> planes,
+                size_t policy_size, Play&& play) {
+  std::optional<nb::python_error> raised;
+  search::SelfPlayCounters counters;
+  Progress line(label, uint64_t(games));
+  line.set_units("games", "positions");
+  line.set_enabled(progress);
+  auto show = [&] { line.poll(counters.games, counters.positions); };
+  Result<T> r = Status::invalid("not played");
+  {
+    nb::gil_scoped_release release;
+    r = play(python_network(evaluate, planes, policy_size, raised), python_poll(raised, show), &counters);
+    show();
+    line.finish();
+  }
+  if (raised) throw std::move(*raised);
+  return unwrap(std::move(r));
+}
+
 constexpr std::array<size_t, 3> kChessPlanes{size_t(chess::PLANE_NB), 8, 8};
 
 nb::dict chess_self_play(nb::callable evaluate, nb::handle games, const SearchOptions& options, nb::handle max_plies,
@@ -115,22 +138,11 @@ nb::dict chess_self_play(nb::callable evaluate, nb::handle games, const SearchOp
   o.opening_plies = int(int_arg(opening_plies, "opening_plies", 0, chess::kMaxOpeningPlies));
   raise_if_error(search::check_options(o));
 
-  std::optional<nb::python_error> raised;
-  search::SelfPlayCounters counters;
-  Progress line("self-play", uint64_t(o.games));
-  line.set_units("games", "positions");
-  line.set_enabled(progress);
-  auto show = [&] { line.poll(counters.games, counters.positions); };
-  Result<search::ChessSelfPlayData> r = Status::invalid("not played");
-  {
-    nb::gil_scoped_release release;
-    r = search::chess_self_play(o, python_network(evaluate, kChessPlanes, chess::POLICY_SIZE, raised),
-                                python_poll(raised, show), &counters);
-    show();
-    line.finish();
-  }
-  if (raised) throw std::move(*raised);
-  search::ChessSelfPlayData d = unwrap(std::move(r));
+  search::ChessSelfPlayData d = run_self_play<search::ChessSelfPlayData>(
+      "selfplay", o.games, progress, evaluate, kChessPlanes, chess::POLICY_SIZE,
+      [&](const search::Network& network, const search::Poll& poll, search::SelfPlayCounters* counters) {
+        return search::chess_self_play(o, network, poll, counters);
+      });
   const size_t n = d.move_indices.size();
   nb::dict out;
   out["states"] = to_numpy(std::move(d.states), {n, size_t(chess::PLANE_NB), 8, 8});
@@ -189,22 +201,11 @@ nb::tuple shogi_self_play(nb::callable evaluate, nb::handle games, const SearchO
   o.overwrite = overwrite;
   raise_if_error(selfplay::check_options(o));
 
-  std::optional<nb::python_error> raised;
-  search::SelfPlayCounters counters;
-  Progress line("selfplay", uint64_t(o.games));
-  line.set_units("games", "positions");
-  line.set_enabled(progress);
-  auto show = [&] { line.poll(counters.games, counters.positions); };
-  Result<selfplay::ShogiSelfPlaySummary> r = Status::invalid("not played");
-  {
-    nb::gil_scoped_release release;
-    r = selfplay::shogi_self_play(o, python_network(evaluate, kShogiPlanes, shogi::POLICY_SIZE, raised),
-                                  python_poll(raised, show), &counters);
-    show();
-    line.finish();
-  }
-  if (raised) throw std::move(*raised);
-  selfplay::ShogiSelfPlaySummary summary = unwrap(std::move(r));
+  selfplay::ShogiSelfPlaySummary summary = run_self_play<selfplay::ShogiSelfPlaySummary>(
+      "selfplay", o.games, progress, evaluate, kShogiPlanes, shogi::POLICY_SIZE,
+      [&](const search::Network& network, const search::Poll& poll, search::SelfPlayCounters* counters) {
+        return selfplay::shogi_self_play(o, network, poll, counters);
+      });
   return nb::make_tuple(selfplay::summary_json(summary, o.search.batch_size),
                         selfplay::summary_text(summary, o.search.batch_size));
 }

@@ -1,6 +1,6 @@
-// The shard format's constants and file naming, without Arrow: what the fold
-// and the Python side may include. The schema itself is in shard/schema.h
-// (Arrow), the row in shard/row.h.
+// The shard format's constants and file naming: what the fold and the Python
+// side include. The schema is in shard/schema.h, the row in shard/row.h; no
+// file of src/shard includes Arrow (the parquet adapter, src/parquet, does).
 #pragma once
 
 #include <cstdint>

@@ -23,8 +23,8 @@ void RowGroupBuffer::append(const Row& row) {
   offsets_.push_back(static_cast<int64_t>(mv_.size()));
 }
 
-// Sizes each column for a batch like the last one, so the vectors (handed
-// to Arrow by take_batch) do not regrow by doubling every batch.
+// Sizes each column for a row group like the last one, so the vectors (moved
+// out by take_columns) do not regrow by doubling every row group.
 void RowGroupBuffer::reserve_like_last() {
   const auto n = static_cast<size_t>(last_rows_), m = static_cast<size_t>(last_cands_);
   packed_.reserve(n * kPackedLen);
@@ -41,53 +41,83 @@ void RowGroupBuffer::reserve_like_last() {
 namespace {
 
 template <typename T>
-std::shared_ptr<arrow::Buffer> buffer_of(std::vector<T>& v) {
-  auto buf = arrow::Buffer::FromVector(std::move(v));
+std::vector<T> take(std::vector<T>& v) {
+  std::vector<T> out = std::move(v);
   v = {};
-  return buf;
+  return out;
 }
 
 // Validity bitmap (bit set = valid), LSB first as Arrow lays it out.
-std::shared_ptr<arrow::Buffer> cp_validity(const std::vector<int16_t>& cp) {
+std::vector<uint8_t> cp_validity(const std::vector<int16_t>& cp) {
   std::vector<uint8_t> bits((cp.size() + 7) / 8, 0);
   for (size_t i = 0; i < cp.size(); ++i) {
     if (cp[i] != kNullCp) bits[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
   }
-  return arrow::Buffer::FromVector(std::move(bits));
+  return bits;
+}
+
+parquet::Column fixed(parquet::Type type, int64_t length, const void* values) {
+  parquet::Column c;
+  c.type = type;
+  c.length = length;
+  c.values = values;
+  return c;
 }
 
 }  // namespace
 
-Result<std::shared_ptr<arrow::RecordBatch>> RowGroupBuffer::take_batch() {
+Result<std::unique_ptr<RowGroupColumns>> RowGroupBuffer::take_columns() {
   const int64_t n = rows();
   const auto m = static_cast<int64_t>(mv_.size());
   last_rows_ = n;
-  last_cands_ = m + m / 8;  // some headroom: the next batch's rows differ
+  last_cands_ = m + m / 8;  // some headroom: the next row group's rows differ
   if (m > std::numeric_limits<int32_t>::max()) {
     return Status::invalid("a row group of " + std::to_string(n) + " rows holds " +
                            std::to_string(m) + " candidates, more than list<> offsets can address");
   }
-  std::vector<int32_t> offsets32(offsets_.begin(), offsets_.end());
+  auto g = std::make_unique<RowGroupColumns>();
+  g->rows = n;
+  g->offsets.assign(offsets_.begin(), offsets_.end());
   offsets_.assign(1, 0);
-
-  auto schema = shard_schema();
-  auto packed = std::make_shared<arrow::FixedSizeBinaryArray>(
-      schema->field(column::kPacked)->type(), n, buffer_of(packed_));
-  auto ply = std::make_shared<arrow::UInt16Array>(n, buffer_of(ply_));
-  auto vz = std::make_shared<arrow::FloatArray>(n, buffer_of(value_z_));
-  auto vq = std::make_shared<arrow::FloatArray>(n, buffer_of(value_q_));
-  auto weight = std::make_shared<arrow::UInt32Array>(n, buffer_of(weight_));
-
-  auto mv = std::make_shared<arrow::UInt16Array>(m, buffer_of(mv_));
-  auto prob = std::make_shared<arrow::FloatArray>(m, buffer_of(prob_));
-  std::shared_ptr<arrow::Buffer> validity = null_cps_ > 0 ? cp_validity(cp_) : nullptr;
-  auto cp = std::make_shared<arrow::Int16Array>(m, buffer_of(cp_), validity, null_cps_);
+  g->packed = take(packed_);
+  g->ply = take(ply_);
+  g->value_z = take(value_z_);
+  g->value_q = take(value_q_);
+  g->weight = take(weight_);
+  g->mv = take(mv_);
+  g->prob = take(prob_);
+  if (null_cps_ > 0) g->cp_validity = cp_validity(cp_);
+  g->cp = take(cp_);
+  g->null_cps = null_cps_;
   null_cps_ = 0;
-  auto cands = std::make_shared<arrow::StructArray>(
-      candidate_type(), m, std::vector<std::shared_ptr<arrow::Array>>{mv, prob, cp});
-  auto list = std::make_shared<arrow::ListArray>(schema->field(column::kCandidates)->type(), n,
-                                                 buffer_of(offsets32), cands);
-  return arrow::RecordBatch::Make(schema, n, {packed, ply, vz, vq, weight, list});
+  return g;
+}
+
+std::vector<parquet::Column> RowGroupColumns::columns() const {
+  using parquet::Type;
+  const auto m = static_cast<int64_t>(mv.size());
+  parquet::Column packed_col = fixed(Type::FixedSizeBinary, rows, packed.data());
+  packed_col.byte_width = static_cast<int32_t>(kPackedLen);
+  parquet::Column cp_col = fixed(Type::Int16, m, cp.data());
+  if (null_cps > 0) {
+    cp_col.validity = cp_validity.data();
+    cp_col.null_count = null_cps;
+  }
+  parquet::Column candidate;
+  candidate.type = Type::Struct;
+  candidate.length = m;
+  candidate.children = {fixed(Type::UInt16, m, mv.data()), fixed(Type::Float, m, prob.data()), std::move(cp_col)};
+  parquet::Column list;
+  list.type = Type::List;
+  list.length = rows;
+  list.offsets = offsets.data();
+  list.children.push_back(std::move(candidate));
+  return {std::move(packed_col),
+          fixed(Type::UInt16, rows, ply.data()),
+          fixed(Type::Float, rows, value_z.data()),
+          fixed(Type::Float, rows, value_q.data()),
+          fixed(Type::UInt32, rows, weight.data()),
+          std::move(list)};
 }
 
 }  // namespace manaka::shard

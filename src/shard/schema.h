@@ -1,7 +1,7 @@
-// The shard schema (docs: "Parquet"). Every column is required (non-null)
-// except candidates.element.cp, which is null on every row of a shard made
-// from visit-sourced (self-play) streams and present on every row of a
-// cp-sourced (teacher) one:
+// The shard schema (docs: "Parquet"), described for the parquet adapter.
+// Every column is required (non-null) except candidates.element.cp, which is
+// null on every row of a shard made from visit-sourced (self-play) streams
+// and present on every row of a cp-sourced (teacher) one:
 //
 //   packed      fixed_size_binary[96]  not null
 //   ply         uint16                 not null
@@ -17,12 +17,11 @@
 // or without the stored ARROW:schema.
 #pragma once
 
-#include <arrow/api.h>
-
-#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
+#include "parquet/column.h"
 
 namespace manaka::shard {
 
@@ -30,14 +29,16 @@ namespace column {
 inline constexpr int kPacked = 0, kPly = 1, kValueZ = 2, kValueQ = 3, kWeight = 4,
                      kCandidates = 5;
 inline constexpr int kCount = 6;
+// Fields of the candidate struct, in order.
+inline constexpr int kMv = 0, kProb = 1, kCp = 2;
 }  // namespace column
 
-std::shared_ptr<arrow::Schema> shard_schema();
-std::shared_ptr<arrow::DataType> candidate_type();  // the struct
+// The six columns, in column::k* order.
+const std::vector<parquet::Field>& shard_fields();
 
-// Ok when `schema` has the shard columns with the shard types (nullability
-// and metadata aside, so files written by other tools still read); otherwise
-// Invalid naming path and the first column that differs.
-Status check_schema(const arrow::Schema& schema, const std::string& path);
+// Ok when `fields` has the shard columns with the shard types (nullability,
+// list element names and metadata aside, so files written by other tools
+// still read); otherwise Invalid naming path and the first column that differs.
+Status check_schema(const std::vector<parquet::Field>& fields, const std::string& path);
 
 }  // namespace manaka::shard

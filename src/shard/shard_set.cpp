@@ -8,7 +8,7 @@
 #include <map>
 
 #include "core/file.h"
-#include "shard/parquet_file.h"
+#include "parquet/reader.h"
 #include "shard/shard_reader.h"
 
 namespace manaka::shard {
@@ -80,7 +80,7 @@ Result<std::vector<std::pair<uint64_t, std::string>>> existing_shards(const std:
 Status check_shard_sets(const std::vector<std::string>& paths, bool require_complete) {
   std::map<std::string, std::vector<Member>> by_prefix;
   for (const std::string& path : paths) {
-    MANAKA_ASSIGN_OR_RETURN(FooterPairs footer, read_parquet_footer(path));
+    MANAKA_ASSIGN_OR_RETURN(FooterPairs footer, parquet::read_parquet_footer(path));
     Member m{path, footer_value(footer, kSetIdKey)};
     if (m.id.empty()) continue;  // no set recorded: nothing to check
     const std::string shard = footer_value(footer, kSetShardKey), count = footer_value(footer, kSetShardsKey);

@@ -1,13 +1,10 @@
 #include "shard/shard_writer.h"
 
-#include <arrow/memory_pool.h>
-
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
-#include "shard/parquet_file.h"
+#include "parquet/writer.h"
 #include "shard/row_group.h"
 #include "shard/schema.h"
 #include "shard/shard_set.h"
@@ -27,13 +24,6 @@ namespace {
 const std::vector<std::string> kNoDictionaryColumns = {"packed", "value_q",
                                                        "candidates.list.element.prob"};
 
-// jemalloc when this libarrow has it, else Arrow's default (see the header).
-arrow::MemoryPool* encoder_pool() {
-  arrow::MemoryPool* pool = nullptr;
-  if (arrow::jemalloc_memory_pool(&pool).ok() && pool != nullptr) return pool;
-  return arrow::default_memory_pool();
-}
-
 }  // namespace
 
 uint64_t shard_count(uint64_t rows, uint64_t rows_per_shard) {
@@ -43,12 +33,12 @@ uint64_t shard_count(uint64_t rows, uint64_t rows_per_shard) {
 ShardWriter::ShardWriter(ShardWriterOptions options)
     : options_(std::move(options)),
       group_(std::make_unique<RowGroupBuffer>()),
-      parquet_(std::make_unique<ParquetOptions>()) {
+      parquet_(std::make_unique<parquet::WriteOptions>()) {
   parquet_->zstd_level = kZstdLevel;
   parquet_->row_group_rows = options_.row_group_rows;
   parquet_->footer = options_.footer;
   parquet_->no_dictionary = kNoDictionaryColumns;
-  parquet_->pool = encoder_pool();
+  parquet_->memory = parquet::EncoderMemory::Jemalloc;  // see the header
   thread_ = std::thread([this] { run(); });
 }
 
@@ -91,9 +81,9 @@ Status ShardWriter::append(const Row& row) {
 
 Status ShardWriter::flush_group() {
   if (group_->rows() == 0) return first_error();
-  MANAKA_ASSIGN_OR_RETURN(auto batch, group_->take_batch());
+  MANAKA_ASSIGN_OR_RETURN(auto group, group_->take_columns());
   shard_has_rows_ = true;
-  return push(Task{std::move(batch), shard_index_});
+  return push(Task{std::move(group), shard_index_});
 }
 
 Status ShardWriter::close_shard() {
@@ -134,7 +124,7 @@ Status ShardWriter::finish() {
   MANAKA_RETURN_NOT_OK(close_shard());
   if (shard_index_ == 0) {
     // No rows at all: one empty shard, so the schema and footer still exist.
-    MANAKA_ASSIGN_OR_RETURN(auto empty, RowGroupBuffer().take_batch());
+    MANAKA_ASSIGN_OR_RETURN(auto empty, RowGroupBuffer().take_columns());
     MANAKA_RETURN_NOT_OK(push(Task{std::move(empty), 0}));
     MANAKA_RETURN_NOT_OK(push(Task{nullptr, 0}));
     shard_index_ = 1;
@@ -184,7 +174,7 @@ void ShardWriter::run() {
 }
 
 Status ShardWriter::execute(Task& task) {
-  if (!task.batch) {  // commit
+  if (!task.group) {  // commit
     if (!file_) return Status();
     MANAKA_ASSIGN_OR_RETURN(std::unique_ptr<PendingFile> done, file_->close());
     std::error_code ec;
@@ -196,14 +186,14 @@ Status ShardWriter::execute(Task& task) {
     return Status();
   }
   if (!file_) {
-    ParquetOptions opts = *parquet_;
+    parquet::WriteOptions opts = *parquet_;
     for (auto& kv : set_footer(options_.set_id, task.shard, shard_count(options_.set_rows, options_.rows_per_shard),
                                options_.set_rows))
       opts.footer.push_back(std::move(kv));
-    MANAKA_ASSIGN_OR_RETURN(file_, ParquetFileWriter::open(shard_path(options_.prefix, task.shard),
-                                                           shard_schema(), opts));
+    MANAKA_ASSIGN_OR_RETURN(file_, parquet::ParquetFileWriter::open(shard_path(options_.prefix, task.shard),
+                                                                    shard_fields(), opts));
   }
-  MANAKA_RETURN_NOT_OK(file_->write(task.batch));
+  MANAKA_RETURN_NOT_OK(file_->write(task.group->rows, task.group->columns()));
   bytes_.store(closed_bytes_ + file_->bytes_written(), std::memory_order_relaxed);
   return Status();
 }

@@ -4,7 +4,7 @@
 // (8192), each written straight into the open shard as one row group, so the
 // writer holds one row group in memory, never a shard. A shard is complete at
 // rows_per_shard rows (default 1,048,576 = 128 row groups) and is written
-// under "<name>.tmp-<pid>" (shard::ParquetFileWriter) and stays there, closed,
+// under "<name>.tmp-<pid>" (parquet::ParquetFileWriter) and stays there, closed,
 // until the whole set is written: finish() then renames every shard into
 // place (shard/shard_set.h). A run that fails or is stopped leaves no shard
 // of its own under a final name, and the set that was there stays whole.
@@ -55,10 +55,6 @@
 #include "shard/format.h"
 #include "shard/row.h"
 
-namespace arrow {
-class RecordBatch;
-}
-
 namespace manaka::shard {
 
 // Batches between the caller and the writer thread.
@@ -76,14 +72,17 @@ struct ShardWriterOptions {
 // Files of a set of `rows` rows: ceil(rows / rows_per_shard), and 1 for none.
 uint64_t shard_count(uint64_t rows, uint64_t rows_per_shard);
 
-class ParquetFileWriter;
-struct ParquetOptions;
 }  // namespace manaka::shard
 namespace manaka {
 class PendingFile;
 }
+namespace manaka::parquet {
+class ParquetFileWriter;
+struct WriteOptions;
+}  // namespace manaka::parquet
 namespace manaka::shard {
 class RowGroupBuffer;
+struct RowGroupColumns;
 
 class ShardWriter {
  public:
@@ -107,10 +106,10 @@ class ShardWriter {
   const std::vector<std::string>& removed_stale() const { return removed_; }
 
  private:
-  // One unit of the writer thread's work, in order: write a batch into
+  // One unit of the writer thread's work, in order: write a row group into
   // shard `shard` (opening it first if needed), or commit shard `shard`.
   struct Task {
-    std::shared_ptr<arrow::RecordBatch> batch;  // null: commit
+    std::unique_ptr<RowGroupColumns> group;  // null: commit
     uint64_t shard = 0;
   };
 
@@ -143,9 +142,9 @@ class ShardWriter {
   std::thread thread_;
 
   // Owned by the writer thread until it is joined.
-  std::unique_ptr<ParquetFileWriter> file_;
+  std::unique_ptr<parquet::ParquetFileWriter> file_;
   std::vector<std::unique_ptr<PendingFile>> closed_;  // complete, not yet renamed
-  std::unique_ptr<ParquetOptions> parquet_;  // built from options_
+  std::unique_ptr<parquet::WriteOptions> parquet_;  // built from options_
   int64_t closed_bytes_ = 0;
   std::vector<std::string> shards_;
   std::vector<std::string> removed_;

@@ -22,7 +22,7 @@ namespace manaka::teacher {
 
 namespace {
 
-RowView row_at(const shard::CorpusBatch& b, size_t r) {
+RowView row_at(const CorpusBatch& b, size_t r) {
   RowView v;
   v.sfen = b.sfen[r];
   v.move = b.move[r];
@@ -40,7 +40,7 @@ RowView row_at(const shard::CorpusBatch& b, size_t r) {
 
 // A batch and what its rows became.
 struct Slot {
-  shard::CorpusBatch batch;
+  CorpusBatch batch;
   std::string file;        // the file the batch came from
   uint64_t first_row = 0;  // its first row's index in that file
   std::vector<ConvertedRow> rows;
@@ -51,7 +51,7 @@ struct Slot {
 // The corpus files one after another, a batch at a time.
 class BatchStream {
  public:
-  BatchStream(const std::vector<std::string>& files, const shard::CorpusColumns& columns)
+  BatchStream(const std::vector<std::string>& files, const CorpusColumns& columns)
       : files_(files), columns_(columns) {}
 
   Result<bool> next(Slot& slot) {
@@ -75,7 +75,7 @@ class BatchStream {
 
  private:
   const std::vector<std::string>& files_;
-  const shard::CorpusColumns& columns_;
+  const CorpusColumns& columns_;
   size_t index_ = 0;
   uint64_t row_ = 0;
   std::unique_ptr<CorpusSource> source_;

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "core/status.h"
-#include "shard/corpus_batch.h"
+#include "teacher/corpus_batch.h"
 #include "stream/format.h"
 #include "teacher/row_convert.h"
 
@@ -37,7 +37,7 @@ struct ConvertOptions {
   int mate_scale = 0;
   int mate_slack = 0;
   int fv_scale = 0;
-  shard::CorpusColumns columns;
+  CorpusColumns columns;
   bool strict = false;
   bool overwrite = false;  // replace an existing output (core/output.h)
   bool progress = false;  // a progress line on stderr

@@ -8,31 +8,29 @@
 #include <nlohmann/json.hpp>
 
 #include "core/file.h"
-#include "shard/corpus_table.h"
+#include "teacher/corpus_parquet_reader.h"
 
 namespace manaka::teacher {
 
 namespace {
 
 namespace fs = std::filesystem;
-using shard::CorpusBatch;
-using shard::CorpusField;
 
 constexpr size_t kJsonBatchRows = 8192;
 
 class ParquetSource final : public CorpusSource {
  public:
-  explicit ParquetSource(std::unique_ptr<shard::CorpusTableReader> r) : reader_(std::move(r)) {}
+  explicit ParquetSource(std::unique_ptr<CorpusParquetReader> r) : reader_(std::move(r)) {}
   Result<bool> next(CorpusBatch& batch) override { return reader_->next(batch); }
   const std::string& path() const override { return reader_->path(); }
 
  private:
-  std::unique_ptr<shard::CorpusTableReader> reader_;
+  std::unique_ptr<CorpusParquetReader> reader_;
 };
 
 class JsonLinesSource final : public CorpusSource {
  public:
-  JsonLinesSource(std::string path, std::ifstream in, const shard::CorpusColumns& columns)
+  JsonLinesSource(std::string path, std::ifstream in, const CorpusColumns& columns)
       : path_(std::move(path)), in_(std::move(in)), columns_(columns) {}
 
   const std::string& path() const override { return path_; }
@@ -132,7 +130,7 @@ class JsonLinesSource final : public CorpusSource {
 
   std::string path_;
   std::ifstream in_;
-  shard::CorpusColumns columns_;
+  CorpusColumns columns_;
   uint64_t line_no_ = 0;
 };
 
@@ -174,7 +172,7 @@ Result<std::vector<std::string>> expand_corpus_paths(const std::vector<std::stri
 }
 
 Result<std::unique_ptr<CorpusSource>> open_corpus_file(const std::string& path,
-                                                       const shard::CorpusColumns& columns) {
+                                                       const CorpusColumns& columns) {
   if (is_json_lines_path(path)) {
     // open(2) first: an ifstream that fails says nothing of why.
     MANAKA_RETURN_NOT_OK(InputFile::open(path).status());
@@ -182,7 +180,7 @@ Result<std::unique_ptr<CorpusSource>> open_corpus_file(const std::string& path,
     if (!in) return Status::io(path + ": cannot open for reading");
     return std::unique_ptr<CorpusSource>(new JsonLinesSource(path, std::move(in), columns));
   }
-  MANAKA_ASSIGN_OR_RETURN(auto reader, shard::CorpusTableReader::open(path, columns));
+  MANAKA_ASSIGN_OR_RETURN(auto reader, CorpusParquetReader::open(path, columns));
   return std::unique_ptr<CorpusSource>(new ParquetSource(std::move(reader)));
 }
 

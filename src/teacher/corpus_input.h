@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "core/status.h"
-#include "shard/corpus_batch.h"
+#include "teacher/corpus_batch.h"
 
 namespace manaka::teacher {
 
@@ -26,7 +26,7 @@ class CorpusSource {
  public:
   virtual ~CorpusSource() = default;
   // The next rows into batch (cleared first); false at the end.
-  virtual Result<bool> next(shard::CorpusBatch& batch) = 0;
+  virtual Result<bool> next(CorpusBatch& batch) = 0;
   virtual const std::string& path() const = 0;
 };
 
@@ -36,7 +36,7 @@ Result<std::vector<std::string>> expand_corpus_paths(const std::vector<std::stri
 
 // Opens one file (not a directory) by its format.
 Result<std::unique_ptr<CorpusSource>> open_corpus_file(const std::string& path,
-                                                       const shard::CorpusColumns& columns);
+                                                       const CorpusColumns& columns);
 
 // Whether a file name says JSON lines.
 bool is_json_lines_path(const std::string& path);

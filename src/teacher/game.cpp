@@ -116,7 +116,7 @@ Result<GameRecord> play_game(engine::Engine& eng, const GameSettings& settings, 
     if (engine::bestmove_is_move(found.bestmove))
       MANAKA_RETURN_NOT_OK(check_engine_move(pos, eng.path(), "bestmove", found.bestmove).status());
 
-    shard::CorpusRow row;
+    CorpusRow row;
     row.sfen = pos.sfen();
     row.ply = game.ply();
     row.side = pos.side_to_move() == shogi::BLACK ? 0 : 1;

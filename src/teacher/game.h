@@ -29,7 +29,7 @@
 #include "core/uniform.h"
 #include "core/status.h"
 #include "engine/engine.h"
-#include "shard/corpus_batch.h"
+#include "teacher/corpus_batch.h"
 #include "shogi/move.h"
 #include "shogi/position.h"
 
@@ -50,7 +50,7 @@ inline constexpr size_t kGameEndCount = static_cast<size_t>(GameEnd::Count);
 const char* game_end_name(GameEnd end);
 
 struct GameRecord {
-  std::vector<shard::CorpusRow> rows;
+  std::vector<CorpusRow> rows;
   int8_t result = 0;  // Black's view
   GameEnd end = GameEnd::PlyLimit;
   int plies = 0;      // moves played, the opening's included

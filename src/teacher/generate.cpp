@@ -16,7 +16,7 @@
 #include "core/output.h"
 #include "core/progress.h"
 #include "core/task_thread.h"
-#include "shard/corpus_writer.h"
+#include "teacher/corpus_writer.h"
 #include "teacher/score.h"
 
 namespace manaka::teacher {
@@ -63,7 +63,7 @@ Status check_options(const GenerateOptions& o) {
 // worker waits on a disk write.
 class Collector {
  public:
-  Collector(shard::CorpusWriter& writer, const GenerateOptions& o) : writer_(writer), options_(o) {}
+  Collector(CorpusWriter& writer, const GenerateOptions& o) : writer_(writer), options_(o) {}
 
   // record is empty for a game that produced no rows to keep.
   void settle(uint64_t index, std::optional<GameRecord> record) {
@@ -97,7 +97,7 @@ class Collector {
   void flush_locked() {
     last_flush_ = Clock::now();
     if (pending_.empty()) return;
-    auto rows = std::make_shared<std::vector<shard::CorpusRow>>(std::move(pending_));
+    auto rows = std::make_shared<std::vector<CorpusRow>>(std::move(pending_));
     pending_.clear();
     written_ = writing_.submit([this, rows] {
       std::lock_guard<std::mutex> write_lock(write_mu_);
@@ -105,12 +105,12 @@ class Collector {
     });
   }
 
-  shard::CorpusWriter& writer_;
+  CorpusWriter& writer_;
   const GenerateOptions& options_;
   std::mutex mu_;
   std::map<uint64_t, std::optional<GameRecord>> done_;
   uint64_t next_ = 0;
-  std::vector<shard::CorpusRow> pending_;
+  std::vector<CorpusRow> pending_;
   Clock::time_point last_flush_ = Clock::now();
   std::mutex write_mu_;  // guards error_, set on the writing thread
   Status error_;
@@ -193,8 +193,8 @@ void run_worker(engine::Engine& eng, const GenerateOptions& o, Collector& out, S
   sh.wake.notify_all();
 }
 
-shard::CorpusWriter::Footer corpus_footer(const GenerateOptions& o, const std::string& engine_name) {
-  shard::CorpusWriter::Footer f = {
+CorpusWriter::Footer corpus_footer(const GenerateOptions& o, const std::string& engine_name) {
+  CorpusWriter::Footer f = {
       {"generator", "manaka teacher generate"},
       {"engine", engine_name},
       {"engine_path", o.engine.path},
@@ -224,7 +224,7 @@ Result<GenerateSummary> generate(const GenerateOptions& o) {
     if (!eng.ok()) return std::move(eng).take_status().with_context("teacher generate: ");
     engines.push_back(std::move(*eng));
   }
-  MANAKA_ASSIGN_OR_RETURN(auto writer, shard::CorpusWriter::open(o.output, corpus_footer(o, engines[0]->name())));
+  MANAKA_ASSIGN_OR_RETURN(auto writer, CorpusWriter::open(o.output, corpus_footer(o, engines[0]->name())));
   Collector collector(*writer, o);
   Shared sh;
   sh.summary.output = o.output;

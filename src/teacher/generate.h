@@ -18,7 +18,7 @@
 //     offers pawn-drop mates, which shogi forbids) ends that game as an
 //     error: it is counted, its rows are dropped, the engine keeps going.
 //
-// Output (shard/corpus_writer.h): completed games are flushed as parquet
+// Output (teacher/corpus_writer.h): completed games are flushed as parquet
 // parts under OUT.partial every flush_rows rows or flush_seconds, whichever
 // comes first, and joined into OUT at the end. A killed run leaves its
 // flushed games readable in OUT.partial.

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "shard/corpus_batch.h"
+#include "teacher/corpus_batch.h"
 #include "shogi/position.h"
 
 namespace manaka::teacher {
@@ -51,7 +51,7 @@ namespace {
 Refusal check_fields(const RowView& row, std::string* detail) {
   if (row.missing >= 0)
     return refuse(Refusal::MissingValue, detail,
-                  std::string("field ") + shard::kCorpusFieldNames[size_t(row.missing)] +
+                  std::string("field ") + kCorpusFieldNames[size_t(row.missing)] +
                       " is null, absent or of the wrong type");
   if (row.side != 0 && row.side != 1)
     return refuse(Refusal::OutOfRange, detail, "side " + std::to_string(row.side) + ", must be 0 or 1");

@@ -50,11 +50,11 @@ const char* refusal_name(Refusal r);
 // "side disagrees with its SFEN", ... (for the printed summary)
 const char* refusal_text(Refusal r);
 
-// One row, borrowed from a shard::CorpusBatch.
+// One row, borrowed from a CorpusBatch.
 struct RowView {
   std::string_view sfen, move;
   int64_t ply = 0, side = 0, cp = 0, result = 0;
-  int missing = -1;  // a shard::CorpusField, or -1
+  int missing = -1;  // a CorpusField, or -1
   std::span<const std::string_view> cand_moves;
   std::span<const int64_t> cand_cp;
 };

@@ -17,7 +17,8 @@
 #include "core/file.h"
 #include "core/output.h"
 #include "core/progress.h"
-#include "shard/parquet_file.h"
+#include "parquet/column_builder.h"
+#include "parquet/writer.h"
 #include "vpd/database.h"
 #include "vpd/features.h"
 #include "vpd/sqlite.h"
@@ -38,26 +39,37 @@ std::string part_file_name(uint64_t index) {
 
 namespace {
 
+using parquet::Field;
+using parquet::Type;
+
 // The stored columns, in the table's order less source_split and phase.
-std::shared_ptr<arrow::Schema> export_schema() {
-  return arrow::schema({
-      arrow::field("id", arrow::int64(), false),
-      arrow::field("random_key", arrow::int64(), false),
-      arrow::field("fen", arrow::utf8(), false),
-      arrow::field("source_member", arrow::utf8()),
-      arrow::field("game_number", arrow::int64()),
-      arrow::field("ply", arrow::int32()),
-      arrow::field("result", arrow::utf8()),
-      arrow::field("side_to_move", arrow::int8()),
-      arrow::field("piece_count", arrow::int8()),
-      arrow::field("non_pawn_material", arrow::int16()),
-      arrow::field("material_balance", arrow::int16()),
-      arrow::field("legal_moves", arrow::int16()),
-      arrow::field("in_check", arrow::boolean()),
-      arrow::field("castling_mask", arrow::int8()),
-      arrow::field("halfmove_clock", arrow::int32()),
-  });
+const std::vector<Field>& export_fields() {
+  using parquet::field;
+  static const std::vector<Field> fields = {
+      field("id", Type::Int64, false),
+      field("random_key", Type::Int64, false),
+      field("fen", Type::Utf8, false),
+      field("source_member", Type::Utf8),
+      field("game_number", Type::Int64),
+      field("ply", Type::Int32),
+      field("result", Type::Utf8),
+      field("side_to_move", Type::Int8),
+      field("piece_count", Type::Int8),
+      field("non_pawn_material", Type::Int16),
+      field("material_balance", Type::Int16),
+      field("legal_moves", Type::Int16),
+      field("in_check", Type::Bool),
+      field("castling_mask", Type::Int8),
+      field("halfmove_clock", Type::Int32),
+  };
+  return fields;
 }
+
+// Index of each stored column in export_fields().
+enum Out : int {
+  O_ID, O_RANDOM_KEY, O_FEN, O_MEMBER, O_GAME, O_PLY, O_RESULT, O_STM, O_PIECES, O_NPM, O_BALANCE,
+  O_LEGAL, O_CHECK, O_CASTLING, O_HALFMOVE
+};
 
 // SELECT column index of each source column.
 enum Col : int {
@@ -69,28 +81,24 @@ constexpr const char* kSelect =
     "phase, piece_count, non_pawn_material, material_balance, legal_moves, in_check, castling_mask, "
     "halfmove_clock FROM positions ORDER BY id";
 
-// The column builders of one row group in the making.
+// The columns of one row group in the making (their capacity is kept from
+// one row group to the next).
 struct Builders {
-  arrow::Int64Builder id, random_key, game_number;
-  arrow::StringBuilder fen, member, result;
-  arrow::Int32Builder ply, halfmove;
-  arrow::Int8Builder stm, pieces, castling;
-  arrow::Int16Builder npm, balance, legal;
-  arrow::BooleanBuilder in_check;
+  std::vector<parquet::ColumnBuilder> columns;
   int64_t rows = 0;
 
-  Result<std::shared_ptr<arrow::RecordBatch>> finish(const std::shared_ptr<arrow::Schema>& schema) {
-    std::vector<std::shared_ptr<arrow::Array>> cols;
-    arrow::ArrayBuilder* order[] = {&id, &random_key, &fen, &member, &game_number, &ply, &result, &stm,
-                                    &pieces, &npm, &balance, &legal, &in_check, &castling, &halfmove};
-    for (auto* b : order) {
-      std::shared_ptr<arrow::Array> a;
-      MANAKA_RETURN_NOT_OK(shard::from_arrow(b->Finish(&a), "building a row group"));
-      cols.push_back(std::move(a));
-    }
-    auto batch = arrow::RecordBatch::Make(schema, rows, std::move(cols));
+  Builders() {
+    for (const Field& f : export_fields()) columns.emplace_back(f);
+  }
+  parquet::ColumnBuilder& operator[](Out o) { return columns[size_t(o)]; }
+  std::vector<parquet::Column> views() const {
+    std::vector<parquet::Column> out;
+    for (const auto& c : columns) out.push_back(c.column());
+    return out;
+  }
+  void clear() {
+    for (auto& c : columns) c.clear();
     rows = 0;
-    return batch;
   }
 };
 
@@ -98,7 +106,7 @@ struct Builders {
 struct Partition {
   std::string dir;  // relative
   uint64_t next_part = 0;
-  std::unique_ptr<shard::ParquetFileWriter> writer;
+  std::unique_ptr<parquet::ParquetFileWriter> writer;
   ParquetFileInfo info;  // of the open file
   Builders b;
 };
@@ -117,7 +125,6 @@ class Exporter {
 
   const ParquetExportOptions& o_;
   std::string root_;
-  std::shared_ptr<arrow::Schema> schema_ = export_schema();
   std::map<std::pair<int, int>, Partition> parts_;  // (split code, phase)
 };
 
@@ -126,23 +133,31 @@ std::string where(int64_t id, const char* column) {
 }
 
 // Appends an integer column value, NULL as null, refusing a value outside T.
-template <typename Builder, typename T = typename Builder::value_type>
-Status append_int(Builder& b, sqlite3_stmt* st, int col, int64_t id, const char* name) {
+template <typename T>
+Status append_int(parquet::ColumnBuilder& b, sqlite3_stmt* st, int col, int64_t id, const char* name) {
   const int type = sqlite3_column_type(st, col);
-  if (type == SQLITE_NULL) return shard::from_arrow(b.AppendNull(), "append");
+  if (type == SQLITE_NULL) {
+    b.append_null();
+    return {};
+  }
   if (type != SQLITE_INTEGER) return Status::invalid(where(id, name) + "not an integer");
   const int64_t v = sqlite3_column_int64(st, col);
   if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
     return Status::invalid(where(id, name) + std::to_string(v) + " does not fit the parquet column");
-  return shard::from_arrow(b.Append(static_cast<T>(v)), "append");
+  b.append<T>(static_cast<T>(v));
+  return {};
 }
 
-Status append_text(arrow::StringBuilder& b, sqlite3_stmt* st, int col, int64_t id, const char* name) {
+Status append_text(parquet::ColumnBuilder& b, sqlite3_stmt* st, int col, int64_t id, const char* name) {
   const int type = sqlite3_column_type(st, col);
-  if (type == SQLITE_NULL) return shard::from_arrow(b.AppendNull(), "append");
+  if (type == SQLITE_NULL) {
+    b.append_null();
+    return {};
+  }
   if (type != SQLITE_TEXT) return Status::invalid(where(id, name) + "not text");
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, col));
-  return shard::from_arrow(b.Append(p, sqlite3_column_bytes(st, col)), "append");
+  b.append_text(std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(st, col))));
+  return {};
 }
 
 Status Exporter::add_row(sqlite3_stmt* st, std::vector<ParquetFileInfo>& done) {
@@ -173,37 +188,37 @@ Status Exporter::add_row(sqlite3_stmt* st, std::vector<ParquetFileInfo>& done) {
     p.info = ParquetFileInfo{};
     p.info.path = p.dir + "/" + part_file_name(p.next_part++);
     p.info.min_id = id;
-    shard::ParquetOptions po;
+    parquet::WriteOptions po;
     po.row_group_rows = PARQUET_ROW_GROUP_ROWS;
     po.no_dictionary = {"id", "random_key", "fen"};
-    MANAKA_ASSIGN_OR_RETURN(p.writer, shard::ParquetFileWriter::open(root_ + "/" + p.info.path, schema_, po));
+    MANAKA_ASSIGN_OR_RETURN(p.writer, parquet::ParquetFileWriter::open(root_ + "/" + p.info.path, export_fields(), po));
   }
   Builders& b = p.b;
   if (sqlite3_column_type(st, C_ID) != SQLITE_INTEGER || sqlite3_column_type(st, C_RANDOM_KEY) != SQLITE_INTEGER ||
       sqlite3_column_type(st, C_FEN) != SQLITE_TEXT)
     return Status::invalid(where(id, "id, random_key or fen") + "NULL or of another type");
-  MANAKA_RETURN_NOT_OK(append_int(b.id, st, C_ID, id, "id"));
-  MANAKA_RETURN_NOT_OK(append_int(b.random_key, st, C_RANDOM_KEY, id, "random_key"));
-  MANAKA_RETURN_NOT_OK(append_text(b.fen, st, C_FEN, id, "fen"));
-  MANAKA_RETURN_NOT_OK(append_text(b.member, st, C_MEMBER, id, "source_member"));
-  MANAKA_RETURN_NOT_OK(append_int(b.game_number, st, C_GAME, id, "game_number"));
-  MANAKA_RETURN_NOT_OK(append_int(b.ply, st, C_PLY, id, "ply"));
-  MANAKA_RETURN_NOT_OK(append_text(b.result, st, C_RESULT, id, "result"));
-  MANAKA_RETURN_NOT_OK(append_int(b.stm, st, C_STM, id, "side_to_move"));
-  MANAKA_RETURN_NOT_OK(append_int(b.pieces, st, C_PIECES, id, "piece_count"));
-  MANAKA_RETURN_NOT_OK(append_int(b.npm, st, C_NPM, id, "non_pawn_material"));
-  MANAKA_RETURN_NOT_OK(append_int(b.balance, st, C_BALANCE, id, "material_balance"));
-  MANAKA_RETURN_NOT_OK(append_int(b.legal, st, C_LEGAL, id, "legal_moves"));
+  MANAKA_RETURN_NOT_OK(append_int<int64_t>(b[O_ID], st, C_ID, id, "id"));
+  MANAKA_RETURN_NOT_OK(append_int<int64_t>(b[O_RANDOM_KEY], st, C_RANDOM_KEY, id, "random_key"));
+  MANAKA_RETURN_NOT_OK(append_text(b[O_FEN], st, C_FEN, id, "fen"));
+  MANAKA_RETURN_NOT_OK(append_text(b[O_MEMBER], st, C_MEMBER, id, "source_member"));
+  MANAKA_RETURN_NOT_OK(append_int<int64_t>(b[O_GAME], st, C_GAME, id, "game_number"));
+  MANAKA_RETURN_NOT_OK(append_int<int32_t>(b[O_PLY], st, C_PLY, id, "ply"));
+  MANAKA_RETURN_NOT_OK(append_text(b[O_RESULT], st, C_RESULT, id, "result"));
+  MANAKA_RETURN_NOT_OK(append_int<int8_t>(b[O_STM], st, C_STM, id, "side_to_move"));
+  MANAKA_RETURN_NOT_OK(append_int<int8_t>(b[O_PIECES], st, C_PIECES, id, "piece_count"));
+  MANAKA_RETURN_NOT_OK(append_int<int16_t>(b[O_NPM], st, C_NPM, id, "non_pawn_material"));
+  MANAKA_RETURN_NOT_OK(append_int<int16_t>(b[O_BALANCE], st, C_BALANCE, id, "material_balance"));
+  MANAKA_RETURN_NOT_OK(append_int<int16_t>(b[O_LEGAL], st, C_LEGAL, id, "legal_moves"));
   if (sqlite3_column_type(st, C_CHECK) == SQLITE_NULL) {
-    MANAKA_RETURN_NOT_OK(shard::from_arrow(b.in_check.AppendNull(), "append"));
+    b[O_CHECK].append_null();
   } else {
     const int64_t v = sqlite3_column_int64(st, C_CHECK);
     if (sqlite3_column_type(st, C_CHECK) != SQLITE_INTEGER || (v != 0 && v != 1))
       return Status::invalid(where(id, "in_check") + "not 0 or 1");
-    MANAKA_RETURN_NOT_OK(shard::from_arrow(b.in_check.Append(v == 1), "append"));
+    b[O_CHECK].append_bool(v == 1);
   }
-  MANAKA_RETURN_NOT_OK(append_int(b.castling, st, C_CASTLING, id, "castling_mask"));
-  MANAKA_RETURN_NOT_OK(append_int(b.halfmove, st, C_HALFMOVE, id, "halfmove_clock"));
+  MANAKA_RETURN_NOT_OK(append_int<int8_t>(b[O_CASTLING], st, C_CASTLING, id, "castling_mask"));
+  MANAKA_RETURN_NOT_OK(append_int<int32_t>(b[O_HALFMOVE], st, C_HALFMOVE, id, "halfmove_clock"));
   ++b.rows;
   p.info.max_id = id;
   // A row group ends at 65,536 rows or where the file must end.
@@ -228,8 +243,8 @@ Status Exporter::close_file(Partition& p, std::vector<ParquetFileInfo>& done) {
 Status Exporter::flush(Partition& p, std::vector<ParquetFileInfo>& done) {
   if (p.b.rows > 0) {
     const int64_t rows = p.b.rows;
-    MANAKA_ASSIGN_OR_RETURN(auto batch, p.b.finish(schema_));
-    MANAKA_RETURN_NOT_OK(p.writer->write(batch));
+    MANAKA_RETURN_NOT_OK(p.writer->write(rows, p.b.views()));
+    p.b.clear();
     p.info.rows += static_cast<uint64_t>(rows);
     ++p.info.row_groups;
   }

@@ -1,7 +1,6 @@
 // The VPD1 parquet derivative: one VPD1 SQLite file -> a Hive-partitioned
 // directory of parquet files and a manifest (docs/vpd1.md, "Parquet
-// derivative"). No Arrow type in this header; the Arrow side lives in
-// parquet_export.cpp.
+// derivative"), written through the parquet adapter (parquet/writer.h).
 //
 //   OUT/source_split=<train|test|__HIVE_DEFAULT_PARTITION__>/phase=<opening|middlegame|endgame>/part-NNNNN.parquet
 //   OUT/_manifest.json

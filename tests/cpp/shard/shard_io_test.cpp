@@ -5,7 +5,6 @@
 #include <thread>
 
 #include "../fold/mpk_fixture.h"
-#include "shard/parquet_file.h"
 #include "shard/schema.h"
 #include "shard/shard_reader.h"
 #include "shard/shard_writer.h"

@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "../engine/engine_fixture.h"
-#include "shard/corpus_writer.h"
+#include "teacher/corpus_writer.h"
 #include "shogi/move.h"
 #include "shogi/pack.h"
 #include "shogi/position.h"
@@ -146,7 +146,7 @@ TEST(Convert, ParquetAndAKilledRunsPartialDirectory) {
   Scratch dir;
   auto row = [](std::string sfen, int side, std::vector<std::string> moves, std::vector<int32_t> cps,
                 std::string move) {
-    shard::CorpusRow r;
+    teacher::CorpusRow r;
     r.sfen = std::move(sfen);
     r.side = int8_t(side);
     r.cp = 100;
@@ -156,20 +156,20 @@ TEST(Convert, ParquetAndAKilledRunsPartialDirectory) {
     r.result = -1;
     return r;
   };
-  std::vector<shard::CorpusRow> part1 = {row(kStart, 0, {"7g7f", "2g2f"}, {10, 5}, "2g2f"),
+  std::vector<teacher::CorpusRow> part1 = {row(kStart, 0, {"7g7f", "2g2f"}, {10, 5}, "2g2f"),
                                          row(kStart, 1, {"7g7f"}, {10}, "7g7f")};
-  std::vector<shard::CorpusRow> part2 = {row(kAfter7g7f, 1, {"3c3d", "3c3d"}, {1, 2}, "3c3d"),
+  std::vector<teacher::CorpusRow> part2 = {row(kAfter7g7f, 1, {"3c3d", "3c3d"}, {1, 2}, "3c3d"),
                                          row(kAfter7g7f, 1, {"3c3d"}, {1}, "3c3d")};
   const std::string corpus = dir.path("corpus.parquet");
   {
-    auto w = shard::CorpusWriter::open(corpus, {{"generator", "test"}});
+    auto w = teacher::CorpusWriter::open(corpus, {{"generator", "test"}});
     ASSERT_TRUE(w.ok()) << w.status().message();
     ASSERT_TRUE((*w)->write(part1).ok());
     ASSERT_TRUE((*w)->write(part2).ok());
     // Not committed: as if the run were killed here.
   }
   ASSERT_FALSE(std::filesystem::exists(corpus));
-  auto again = shard::CorpusWriter::open(corpus, {});
+  auto again = teacher::CorpusWriter::open(corpus, {});
   ASSERT_FALSE(again.ok());
   EXPECT_TRUE(again.status().message().starts_with(corpus + ".partial: already exists"));
 
@@ -188,7 +188,7 @@ TEST(Convert, ParquetAndAKilledRunsPartialDirectory) {
   // A committed file converts the same.
   std::filesystem::remove_all(corpus + ".partial");
   {
-    auto w = shard::CorpusWriter::open(corpus, {});
+    auto w = teacher::CorpusWriter::open(corpus, {});
     ASSERT_TRUE(w.ok());
     ASSERT_TRUE((*w)->write(part1).ok());
     ASSERT_TRUE((*w)->write(part2).ok());
@@ -221,7 +221,7 @@ TEST(Convert, AParquetFileWithoutAColumnIsRefusedNamingIt) {
   Scratch dir;
   const std::string corpus = dir.path("c.parquet");
   {
-    auto w = shard::CorpusWriter::open(corpus, {});
+    auto w = teacher::CorpusWriter::open(corpus, {});
     ASSERT_TRUE(w.ok());
     ASSERT_TRUE((*w)->commit().ok());  // an empty corpus is a valid file
   }

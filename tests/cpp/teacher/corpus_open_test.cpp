@@ -31,7 +31,7 @@ TEST(CorpusOpen, UnreadableInputsSayPermissionDenied) {
   {
     testing::AsUnprivileged nobody;
     if (!nobody.ok()) GTEST_SKIP() << "cannot drop root";
-    source = open_corpus_file(jsonl.string(), shard::CorpusColumns{}).status();
+    source = open_corpus_file(jsonl.string(), teacher::CorpusColumns{}).status();
     paths = expand_corpus_paths({below}).status();
   }
   fs::permissions(closed, fs::perms::owner_all);  // so the scratch directory can be removed

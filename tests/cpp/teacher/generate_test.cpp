@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "../engine/engine_fixture.h"
-#include "shard/corpus_table.h"
+#include "teacher/corpus_parquet_reader.h"
 #include "shogi/move.h"
 #include "shogi/pack.h"
 #include "shogi/position.h"
@@ -23,18 +23,18 @@ using manaka::testing::fake_engine;
 using manaka::testing::Scratch;
 
 // Every row of a corpus file.
-std::vector<shard::CorpusRow> read_corpus(const std::string& path) {
-  std::vector<shard::CorpusRow> rows;
-  auto reader = shard::CorpusTableReader::open(path, {});
+std::vector<teacher::CorpusRow> read_corpus(const std::string& path) {
+  std::vector<teacher::CorpusRow> rows;
+  auto reader = teacher::CorpusParquetReader::open(path, {});
   EXPECT_TRUE(reader.ok()) << reader.status().message();
   if (!reader.ok()) return rows;
-  shard::CorpusBatch b;
+  teacher::CorpusBatch b;
   while (true) {
     auto more = (*reader)->next(b);
     EXPECT_TRUE(more.ok());
     if (!more.ok() || !*more) break;
     for (size_t r = 0; r < b.rows; ++r) {
-      shard::CorpusRow row;
+      teacher::CorpusRow row;
       row.sfen = std::string(b.sfen[r]);
       row.ply = int32_t(b.ply[r]);
       row.side = int8_t(b.side[r]);

@@ -10,7 +10,8 @@
 #include <string>
 
 #include "core/crc32.h"
-#include "shard/parquet_file.h"
+#include "core/file.h"
+#include "parquet/reader.h"
 #include "fixture.h"
 #include "vpd/build.h"
 
@@ -80,16 +81,21 @@ TEST(ParquetExport, FilesManifestAndRefusals) {
     EXPECT_EQ(f["bytes"], fs::file_size(path));
     EXPECT_LE(f["rows"].get<uint64_t>(), 2u);
     EXPECT_EQ(f["row_groups"], 1u);
-    auto table = shard::read_parquet(path);
+    auto file = parquet::ParquetFileReader::open(path);
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    EXPECT_EQ((*file)->num_rows(), f["rows"].get<int64_t>());
+    EXPECT_EQ((*file)->field_index("phase"), -1);
+    EXPECT_EQ((*file)->field_index("source_split"), -1);
+    ASSERT_GE((*file)->field_index("piece_count"), 0);
+    EXPECT_EQ((*file)->fields()[size_t((*file)->field_index("piece_count"))].type_name, "int8");
+    auto table = (*file)->read_all();
     ASSERT_TRUE(table.ok()) << table.status().message();
-    EXPECT_EQ((*table)->num_rows(), f["rows"].get<int64_t>());
-    EXPECT_EQ((*table)->schema()->GetFieldIndex("phase"), -1);
-    EXPECT_EQ((*table)->schema()->GetFieldIndex("source_split"), -1);
-    EXPECT_EQ((*table)->schema()->GetFieldByName("piece_count")->type()->id(), arrow::Type::INT8);
-    auto id = std::static_pointer_cast<arrow::Int64Array>((*table)->GetColumnByName("id")->chunk(0));
-    EXPECT_EQ(id->Value(0), f["min_id"].get<int64_t>());
-    EXPECT_EQ(id->Value(id->length() - 1), f["max_id"].get<int64_t>());
-    for (int64_t i = 0; i < id->length(); ++i) ids.insert(id->Value(i));
+    const parquet::Column* id = table->find("id");
+    ASSERT_TRUE(id);
+    const int64_t* id_values = id->values_as<int64_t>();
+    EXPECT_EQ(id_values[0], f["min_id"].get<int64_t>());
+    EXPECT_EQ(id_values[id->length - 1], f["max_id"].get<int64_t>());
+    for (int64_t i = 0; i < id->length; ++i) ids.insert(id_values[i]);
     rows += f["rows"].get<uint64_t>();
     splits.insert(f["path"].get<std::string>().substr(0, f["path"].get<std::string>().find('/')));
   }

@@ -9,12 +9,13 @@
 #include <random>
 
 #include "../fold/mpk_fixture.h"
-#include "os_fixture.h"
-#include "shard/corpus_table.h"
-#include "shard/parquet_file.h"
+#include "../shard/os_fixture.h"
+#include "parquet/reader.h"
+#include "parquet/writer.h"
 #include "shard/shard_reader.h"
+#include "teacher/corpus_parquet_reader.h"
 
-namespace manaka::shard {
+namespace manaka::parquet {
 namespace {
 
 namespace fs = std::filesystem;
@@ -29,20 +30,27 @@ fs::path unreadable_file(const fs::path& dir) {
   return p;
 }
 
-// Incompressible rows: `bytes` of random binary in one column.
-std::shared_ptr<arrow::Table> random_table(int64_t bytes) {
-  constexpr int kWidth = 1024;
-  arrow::FixedSizeBinaryBuilder b(arrow::fixed_size_binary(kWidth));
-  std::mt19937_64 rng(1);
-  std::vector<uint8_t> row(kWidth);
-  for (int64_t done = 0; done < bytes; done += kWidth) {
-    for (auto& c : row) c = static_cast<uint8_t>(rng());
-    EXPECT_TRUE(b.Append(row.data()).ok());
+// Incompressible rows: `bytes` of random binary in one column of 1024-byte values.
+struct RandomBlobs {
+  static constexpr int kWidth = 1024;
+  std::vector<uint8_t> bytes;
+
+  explicit RandomBlobs(int64_t size) : bytes(static_cast<size_t>(size)) {
+    std::mt19937_64 rng(1);
+    for (auto& c : bytes) c = static_cast<uint8_t>(rng());
   }
-  std::shared_ptr<arrow::Array> a;
-  EXPECT_TRUE(b.Finish(&a).ok());
-  return arrow::Table::Make(arrow::schema({arrow::field("blob", a->type())}), {a});
-}
+  int64_t rows() const { return static_cast<int64_t>(bytes.size()) / kWidth; }
+  Status write(const std::string& path) const {
+    Column blob;
+    blob.type = Type::FixedSizeBinary;
+    blob.byte_width = kWidth;
+    blob.length = rows();
+    blob.values = bytes.data();
+    const Column columns[] = {blob};
+    return write_parquet(path, {fixed_size_binary("blob", kWidth)},
+                                  rows(), columns, WriteOptions{});
+  }
+};
 
 TEST(OsReason, UnreadableParquetSaysPermissionDenied) {
   const fs::path dir = testing::scratch_dir();
@@ -50,10 +58,10 @@ TEST(OsReason, UnreadableParquetSaysPermissionDenied) {
   const std::string path = unreadable_file(dir).string();
   testing::AsUnprivileged nobody;
   if (!nobody.ok()) GTEST_SKIP() << "cannot drop root";
-  auto shard = ShardReader::open(path);
+  auto shard = shard::ShardReader::open(path);
   auto table = read_parquet(path);
   auto footer = read_parquet_footer(path);
-  auto corpus = CorpusTableReader::open(path, CorpusColumns{});
+  auto corpus = teacher::CorpusParquetReader::open(path, teacher::CorpusColumns{});
   for (const Status& st : {shard.status(), table.status(), footer.status(), corpus.status()}) {
     ASSERT_FALSE(st.ok());
     EXPECT_EQ(st.kind(), ErrorKind::IO);
@@ -64,8 +72,8 @@ TEST(OsReason, UnreadableParquetSaysPermissionDenied) {
 TEST(OsReason, DirectorySaysIsADirectory) {
   const fs::path dir = testing::scratch_dir();
   testing::RemovedAtEnd cleanup{dir};
-  for (const Status& st : {ShardReader::open(dir.string()).status(), read_parquet(dir.string()).status(),
-                           CorpusTableReader::open(dir.string(), CorpusColumns{}).status()}) {
+  for (const Status& st : {shard::ShardReader::open(dir.string()).status(), read_parquet(dir.string()).status(),
+                           teacher::CorpusParquetReader::open(dir.string(), teacher::CorpusColumns{}).status()}) {
     ASSERT_FALSE(st.ok());
     EXPECT_EQ(st.message(), dir.string() + ": cannot open for reading: Is a directory");
   }
@@ -75,12 +83,12 @@ TEST(OsReason, WriteBeyondTheFileSizeLimitSaysFileTooLarge) {
   const fs::path dir = testing::scratch_dir();
   testing::RemovedAtEnd cleanup{dir};
   const std::string path = (dir / "big.parquet").string();
-  auto table = random_table(512 << 10);
+  const RandomBlobs blobs(512 << 10);
   Status st;
   {
     testing::FileSizeLimit limit(64 << 10);
     ASSERT_TRUE(limit.ok());
-    st = write_parquet(*table, path, ParquetOptions{});
+    st = blobs.write(path);
   }
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.kind(), ErrorKind::IO);
@@ -96,12 +104,11 @@ TEST(OsReason, FullFilesystemSaysNoSpaceLeft) {
   testing::TinyFilesystem tiny(dir, "128k");
   if (!tiny.ok()) GTEST_SKIP() << "cannot mount a tmpfs here";
   const std::string path = (dir / "big.parquet").string();
-  auto table = random_table(512 << 10);
-  Status st = write_parquet(*table, path, ParquetOptions{});
+  Status st = RandomBlobs(512 << 10).write(path);
   ASSERT_FALSE(st.ok());
   EXPECT_TRUE(has(st.message(), path + ".tmp-")) << st.message();
   EXPECT_TRUE(has(st.message(), ": No space left on device")) << st.message();
 }
 
 }  // namespace
-}  // namespace manaka::shard
+}  // namespace manaka::parquet

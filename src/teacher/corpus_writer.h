@@ -29,9 +29,9 @@
 #include <vector>
 
 #include "core/status.h"
-#include "shard/corpus_batch.h"
+#include "teacher/corpus_batch.h"
 
-namespace manaka::shard {
+namespace manaka::teacher {
 
 class CorpusWriter {
  public:
@@ -64,4 +64,4 @@ class CorpusWriter {
   bool committed_ = false;
 };
 
-}  // namespace manaka::shard
+}  // namespace manaka::teacher

@@ -1,6 +1,6 @@
-#include "shard/corpus_batch.h"
+#include "teacher/corpus_batch.h"
 
-namespace manaka::shard {
+namespace manaka::teacher {
 
 CorpusColumns::CorpusColumns() {
   for (size_t i = 0; i < kCorpusFieldCount; ++i) names[i] = kCorpusFieldNames[i];
@@ -44,4 +44,4 @@ void CorpusBatch::clear() {
   text.clear();
 }
 
-}  // namespace manaka::shard
+}  // namespace manaka::teacher

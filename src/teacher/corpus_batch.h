@@ -1,6 +1,6 @@
 // The teacher corpus as plain C++ types, free of Arrow: the row the generator
 // writes and the columnar batch a converter reads (spec README, "Teacher
-// corpus"). The Arrow side is shard/corpus_table.h and shard/corpus_writer.h.
+// corpus"). The Arrow side is teacher/corpus_parquet_reader.h and teacher/corpus_writer.h.
 //
 // column      type                 meaning
 // sfen        string               the position
@@ -23,7 +23,7 @@
 
 #include "core/status.h"
 
-namespace manaka::shard {
+namespace manaka::teacher {
 
 enum class CorpusField : uint8_t { Sfen, Ply, Side, Cp, CandMoves, CandCp, Move, Result, Count };
 inline constexpr size_t kCorpusFieldCount = static_cast<size_t>(CorpusField::Count);
@@ -54,7 +54,7 @@ struct CorpusRow {
 };
 
 // Rows as columns. Strings are views into memory the batch keeps alive
-// (the reader's Arrow buffers, or `text` for JSON lines) until it is reused.
+// (the parquet reader's buffers, or `text` for JSON lines) until it is reused.
 // A null anywhere in a row, or a value wider than int64, is recorded in
 // `missing` (the first such field of the row, or -1) and the row's slots hold
 // zero / empty; the converter refuses such a row.
@@ -79,4 +79,4 @@ struct CorpusBatch {
   }
 };
 
-}  // namespace manaka::shard
+}  // namespace manaka::teacher

@@ -1,5 +1,6 @@
-// Reading a teacher corpus from parquet, a batch at a time in constant memory
-// (the Arrow side of shard/corpus_batch.h; no Arrow type in this header).
+// Reading a teacher corpus from parquet, a batch at a time in constant memory,
+// into teacher/corpus_batch.h's plain columns (through the parquet adapter,
+// parquet/reader.h). The move columns are read as dictionaries.
 //
 // Only the eight corpus columns are read (by the names in CorpusColumns).
 // Accepted types: strings as string / large_string / string_view / binary;
@@ -15,20 +16,20 @@
 #include <string>
 
 #include "core/status.h"
-#include "shard/corpus_batch.h"
+#include "teacher/corpus_batch.h"
 
-namespace manaka::shard {
+namespace manaka::teacher {
 
-class CorpusTableReader {
+class CorpusParquetReader {
  public:
   static constexpr int64_t kDefaultBatchRows = 4096;
 
-  static Result<std::unique_ptr<CorpusTableReader>> open(const std::string& path,
+  static Result<std::unique_ptr<CorpusParquetReader>> open(const std::string& path,
                                                          const CorpusColumns& columns,
                                                          int64_t batch_rows = kDefaultBatchRows);
-  ~CorpusTableReader();
-  CorpusTableReader(const CorpusTableReader&) = delete;
-  CorpusTableReader& operator=(const CorpusTableReader&) = delete;
+  ~CorpusParquetReader();
+  CorpusParquetReader(const CorpusParquetReader&) = delete;
+  CorpusParquetReader& operator=(const CorpusParquetReader&) = delete;
 
   // Fills `batch` with the next rows; false at the end of the file.
   Result<bool> next(CorpusBatch& batch);
@@ -39,8 +40,8 @@ class CorpusTableReader {
   struct Impl;
 
  private:
-  explicit CorpusTableReader(std::unique_ptr<Impl> impl);
+  explicit CorpusParquetReader(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace manaka::shard
+}  // namespace manaka::teacher

@@ -1,0 +1,80 @@
+// Writing parquet files (Arrow C++'s parquet writer from the pyarrow wheel,
+// behind plain types: the schema is a list of parquet::Field, the rows are
+// parquet::Column views). Every file is written under a temporary name and
+// renamed into place once its footer is written, so a killed writer never
+// leaves a half file under the final name.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/file.h"
+#include "core/status.h"
+#include "parquet/column.h"
+
+namespace manaka::parquet {
+
+// Where the encoders allocate.
+enum class EncoderMemory : uint8_t {
+  Default,   // Arrow's default pool
+  Jemalloc,  // Arrow's jemalloc pool when this libarrow has one, else the default
+};
+
+// What a writer sets explicitly rather than inheriting library defaults: the
+// row group is the reader's unit of decompression, so it is never left at
+// the library's 1,048,576.
+struct WriteOptions {
+  int zstd_level = 1;
+  int64_t row_group_rows = 8192;
+  std::vector<std::pair<std::string, std::string>> footer;  // key-value metadata
+  // Column paths ("value_q", "candidates.list.element.prob") written without
+  // a dictionary: columns of mostly distinct values, where building one costs
+  // time and saves nothing. Every other column keeps the library default.
+  std::vector<std::string> no_dictionary;
+  EncoderMemory memory = EncoderMemory::Default;
+};
+
+// Writes one parquet file a batch at a time: each write() adds the rows as
+// row groups of at most options.row_group_rows rows (a batch is never merged
+// with the next one's rows). commit() renames the temporary onto the final
+// path; abort() or destroying an uncommitted writer removes the temporary.
+// The schema's arrow form is stored in the footer (ARROW:schema), so pyarrow
+// reads back the exact types.
+class ParquetFileWriter {
+ public:
+  static Result<std::unique_ptr<ParquetFileWriter>> open(const std::string& path,
+                                                         std::vector<Field> schema,
+                                                         const WriteOptions& options);
+  ParquetFileWriter(const ParquetFileWriter&) = delete;
+  ParquetFileWriter& operator=(const ParquetFileWriter&) = delete;
+  ~ParquetFileWriter();
+
+  // `rows` rows, one Column per schema field, in schema order. The columns'
+  // buffers are read, not copied, and may be reused once write() returns.
+  Status write(int64_t rows, std::span<const Column> columns);
+  // Bytes written to the temporary so far (the footer not yet included).
+  int64_t bytes_written() const;
+  // Writes the footer, closes and renames the temporary onto the final path.
+  Status commit();
+  // Writes the footer and closes, leaving the complete file under its
+  // temporary name: the caller renames it (commit) when a whole set is done.
+  Result<std::unique_ptr<PendingFile>> close();
+  void abort();
+  const std::string& path() const;
+
+  struct Impl;
+
+ private:
+  explicit ParquetFileWriter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// One file in one call: open, write, commit.
+Status write_parquet(const std::string& path, std::vector<Field> schema, int64_t rows,
+                     std::span<const Column> columns, const WriteOptions& options);
+
+}  // namespace manaka::parquet
