@@ -6,10 +6,12 @@ after a kill loses no label, and a crashing engine is restarted."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import shutil
 import signal
+import statistics
 import sqlite3
 import subprocess
 import sys
@@ -124,6 +126,17 @@ def test_labels_match_stockfish_run_directly(small: Path, tmp_path: Path) -> Non
         assert [win, draw, loss] == first["wdl"] and depth == first["depth"]
         assert best == want["bestmove"]
         assert chess.Move.from_uci(best) in chess.Board(fens[pid]).legal_moves
+    # The report gives the labels' distribution, recomputed here.
+    report = json.loads(subprocess.run([MANAKA, "vpd", "report", str(path), "--json"], capture_output=True, text=True,
+                                       check=True).stdout)["labels"]
+    cps = sorted(r[0] for r in got.values() if r[1] is None)
+    assert report["labeled"] == len(got) and report["mates"] == sum(r[1] is not None for r in got.values())
+    assert report["cp_mean"] == pytest.approx(statistics.fmean(cps))
+    assert report["cp_std"] == pytest.approx(statistics.pstdev(cps))
+    for p in (5, 25, 50, 75, 95):
+        assert report["cp_quantiles"][f"p{p}"] == cps[max(1, math.ceil(len(cps) * p / 100)) - 1]
+    assert report["with_wdl"] == len(got)
+    assert report["wdl_mean"] == pytest.approx([statistics.fmean(r[k] for r in got.values()) for k in (2, 3, 4)])
 
 
 def test_resume_after_a_kill_loses_no_label(tmp_path: Path) -> None:
