@@ -31,12 +31,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "chess/pgn.h"
 #include "core/splitmix64.h"
 #include "vpd/features.h"
+#include "vpd/hash_set.h"
 
 namespace manaka::vpd {
 
@@ -123,7 +123,7 @@ class Sampler {
   SplitMix64 rng_;
   SamplerCounts counts_;
   std::array<std::vector<SampledPosition>, PHASE_NB> reservoir_;
-  std::unordered_set<uint64_t> selected_;  // fen_hash of every held position
+  HashSet64 selected_;  // fen_hash of every held position
 };
 
 }  // namespace manaka::vpd
