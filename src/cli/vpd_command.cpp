@@ -186,6 +186,9 @@ void add_label(CLI::App& parent) {
   cmd->add_option("--workers", a->o.workers, "engines at once")->capture_default_str()->transform(checks::integer(1, 256));
   cmd->add_option("--max", a->o.max_positions, "label at most this many positions this run (lowest ids first)")
       ->transform(checks::unsigned_integer(1));
+  cmd->add_option("--sample", a->o.sample,
+                  "only the N positions with the smallest random_key (a uniform sample, the same every run)")
+      ->transform(checks::unsigned_integer(1));
   cmd->add_option("--option", a->options, "an engine option NAME=VALUE (repeatable), e.g. Hash=64");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress line and no summary");
   cmd->callback([a] {

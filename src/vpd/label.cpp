@@ -23,8 +23,10 @@ constexpr const char* LABELS_SCHEMA =
     "CREATE TABLE IF NOT EXISTS labels(id INTEGER PRIMARY KEY, score_cp INTEGER, score_mate INTEGER, "
     "wdl_win INTEGER, wdl_draw INTEGER, wdl_loss INTEGER, depth INTEGER, bestmove TEXT, pv_lines TEXT)";
 constexpr const char* INSERT_LABEL = "INSERT OR REPLACE INTO labels VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+// ?1: at most this many (-1: all); ?2: among the ?2 smallest random keys (-1: all).
 constexpr const char* TODO =
-    "SELECT id, fen FROM positions WHERE id NOT IN (SELECT id FROM labels) ORDER BY id LIMIT ?1";
+    "SELECT id, fen FROM (SELECT id, fen FROM positions ORDER BY random_key LIMIT ?2) "
+    "WHERE id NOT IN (SELECT id FROM labels) ORDER BY id LIMIT ?1";
 constexpr const char* UPSERT_METADATA =
     "INSERT INTO metadata(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value";
 constexpr auto COMMIT_EVERY = std::chrono::seconds(1);
@@ -210,6 +212,7 @@ Result<LabelSummary> label(const LabelOptions& o) {
   {
     MANAKA_ASSIGN_OR_RETURN(Stmt t, prepare(h, o.file, TODO));
     sqlite3_bind_int64(t.get(), 1, o.max_positions ? int64_t(std::min<uint64_t>(o.max_positions, INT64_MAX)) : -1);
+    sqlite3_bind_int64(t.get(), 2, o.sample ? int64_t(std::min<uint64_t>(o.sample, INT64_MAX)) : -1);
     int rc;
     while ((rc = sqlite3_step(t.get())) == SQLITE_ROW)
       todo.push_back({sqlite3_column_int64(t.get(), 0), reinterpret_cast<const char*>(sqlite3_column_text(t.get(), 1))});

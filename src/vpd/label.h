@@ -44,6 +44,9 @@ struct LabelOptions {
   int multipv = 1;
   int workers = 1;
   uint64_t max_positions = 0;  // 0: every unlabeled position; else at most this many, lowest ids first
+  // 0: every position; else the `sample` positions with the smallest
+  // random_key (a uniform sample the file fixes, the same on every run).
+  uint64_t sample = 0;
   bool progress = false;
 };
 

@@ -200,3 +200,14 @@ sf.wait()
     shutil.copy(small, reference)
     label(reference)
     assert labels(path) == labels(reference)
+
+
+def test_sample_labels_the_smallest_random_keys(small: Path, tmp_path: Path) -> None:
+    path = tmp_path / "s.vpd"
+    shutil.copy(small, path)
+    label(path, "--sample", "7", "--max", "4")
+    label(path, "--sample", "7")  # resumes within the same sample
+    con = sqlite3.connect(path)
+    want = {i for (i,) in con.execute("SELECT id FROM positions ORDER BY random_key LIMIT 7")}
+    con.close()
+    assert set(labels(path)) == want
