@@ -27,6 +27,13 @@ bool is_tag_name_char(int c) {
 
 bool is_result(std::string_view t) { return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*"; }
 
+// python-chess's null-move tokens (its MOVETEXT_REGEX and parse_san), a
+// check or annotation glyph glued on allowed as on any move.
+bool is_null_move(std::string_view t) {
+  while (!t.empty() && (t.back() == '+' || t.back() == '#' || t.back() == '!' || t.back() == '?')) t.remove_suffix(1);
+  return t == "--" || t == "Z0" || t == "0000" || t == "@@@@";
+}
+
 std::string lowercase(std::string_view s) {
   std::string out(s);
   for (char& c : out)
@@ -35,6 +42,27 @@ std::string lowercase(std::string_view s) {
 }
 
 }  // namespace
+
+Result<Position> after_null_move(const Position& pos) {
+  if (pos.in_check()) return Status::invalid("a null move in check leaves the king attacked in " + pos.fen());
+  Setup setup;
+  for (int sq = 0; sq < SQUARE_NB; ++sq) setup.board[size_t(sq)] = pos.piece_on(Square(sq));
+  setup.side = ~pos.side_to_move();
+  setup.castling = pos.castling_rights();
+  setup.ep = SQ_NONE;
+  setup.halfmove_clock = std::min(pos.halfmove_clock() + 1, Position::HALFMOVE_MAX);
+  setup.fullmove_number = pos.fullmove_number() + (pos.side_to_move() == BLACK);
+  return Position::from_setup(setup);
+}
+
+void play_mainline_move(Position& pos, Move m) {
+  if (m != MOVE_NONE) {
+    pos.do_move(m);
+    return;
+  }
+  auto next = after_null_move(pos);
+  if (next.ok()) pos = *next;  // the reader refused the game otherwise
+}
 
 const std::string* PgnGame::tag(std::string_view name) const {
   for (auto& [key, value] : tags)
@@ -50,6 +78,7 @@ struct PgnReader::State {
   bool eof = false;     // the source is exhausted (or failed: then io holds why)
   Status io;
   bool done = false;    // next() returns false from now on
+  bool between_games = false;  // done at the end of the input, between games
   uint64_t line = 1, offset = 0;
   bool line_start = true;  // the next byte is the first of its line
   uint64_t games = 0;
@@ -91,11 +120,21 @@ struct PgnReader::State {
     }
   }
   // Skips a {...} comment whose '{' is next; false if the input ends in it.
+  // A block at a time (memchr), counting lines as get() would.
   bool skip_comment() {
     get();
-    for (int c = get(); c != '}'; c = get())
-      if (c < 0) return false;
-    return true;
+    for (;;) {
+      if (pos == len && !fill()) return false;
+      const char* b = buf.data() + pos;
+      const size_t n = len - pos;
+      const char* close = static_cast<const char*>(std::memchr(b, '}', n));
+      const size_t used = close ? size_t(close - b) + 1 : n;
+      line += uint64_t(std::count(b, b + used, '\n'));
+      line_start = b[used - 1] == '\n';
+      pos += used;
+      offset += used;
+      if (close) return true;
+    }
   }
 };
 
@@ -108,6 +147,7 @@ PgnReader& PgnReader::operator=(PgnReader&&) noexcept = default;
 PgnReader::~PgnReader() = default;
 
 uint64_t PgnReader::games() const { return s_->games; }
+bool PgnReader::ended_between_games() const { return s_->between_games; }
 const std::string& PgnReader::name() const { return s_->name; }
 
 Result<PgnReader> PgnReader::open(const std::string& path) {
@@ -115,8 +155,11 @@ Result<PgnReader> PgnReader::open(const std::string& path) {
   return PgnReader(std::move(source), path);
 }
 
-PgnReader PgnReader::from_memory(std::string_view bytes, std::string name) {
-  return PgnReader(memory_source(bytes), std::move(name));
+PgnReader PgnReader::from_memory(std::string_view bytes, std::string name, PgnStart start) {
+  PgnReader reader(memory_source(bytes), std::move(name));
+  reader.s_->line = start.line;
+  reader.s_->offset = start.offset;
+  return reader;
 }
 
 Result<bool> PgnReader::next(PgnGame& game) {
@@ -135,6 +178,7 @@ Result<bool> PgnReader::next(PgnGame& game) {
     if (c < 0) {
       s.done = true;
       if (!s.io.ok()) return s.io;
+      s.between_games = true;
       return false;
     }
     if (is_space(c)) {
@@ -325,8 +369,8 @@ Result<bool> PgnReader::next(PgnGame& game) {
     if (digits > 0 && digits < text.size() && text[digits] == '.') {
       text.remove_prefix(digits);
       while (!text.empty() && text.front() == '.') text.remove_prefix(1);
-    } else if (digits == text.size()) {
-      continue;  // a bare number
+    } else if (digits == text.size() && text != "0000") {
+      continue;  // a bare number; "0000" is the null move
     } else if (digits == 0) {
       while (!text.empty() && text.front() == '.') text.remove_prefix(1);  // "..." alone
     }
@@ -339,6 +383,16 @@ Result<bool> PgnReader::next(PgnGame& game) {
     }
     if (game.moves.size() >= PGN_MAX_PLIES) {
       fail(line, offset, "more than 65536 plies");
+      continue;
+    }
+    if (is_null_move(text)) {
+      auto next = after_null_move(pos);
+      if (!next.ok()) {
+        error = Status::invalid(printable(at() + next.status().message()));
+        continue;
+      }
+      pos = *next;
+      game.moves.push_back(MOVE_NONE);
       continue;
     }
     auto m = parse_san(pos, text);

@@ -15,6 +15,15 @@
 // "Chess" or "From Position" is refused (the rules here are standard
 // chess only).
 //
+// A null move (python-chess's tokens: "--", "Z0" as ChessBase writes it,
+// "0000", "@@@@") is read as python-chess reads it: MOVE_NONE in moves,
+// the side to move passed, the en-passant square cleared, the counters
+// advanced, castling rights kept. A null move while in check is refused
+// (python-chess reads it, but the position after it has the king of the
+// side not to move attacked, which a Position cannot hold). A position
+// after a null move has no legal history: a consumer that needs one stops
+// at the first null move (vpd/sampler.h does).
+//
 // A game ends at its result token (1-0, 0-1, 1/2-1/2, *). A game that
 // cannot be read (a move that is not SAN or not legal, a malformed tag, a
 // bad FEN, a "[" before the result token, a cap below exceeded, the input
@@ -59,11 +68,25 @@ struct PgnGame {
   uint64_t offset = 0;
   std::vector<std::pair<std::string, std::string>> tags;  // in file order
   Position start = Position::startpos();
-  std::vector<Move> moves;  // the mainline, each legal in turn
+  std::vector<Move> moves;  // the mainline, each legal in turn or MOVE_NONE (a null move)
   std::string result;       // the result token: "1-0", "0-1", "1/2-1/2" or "*"
 
   // The value of the first tag with this name, or nullptr.
   const std::string* tag(std::string_view name) const;
+};
+
+// The position after a null move (see the top of this file); refused in check.
+Result<Position> after_null_move(const Position& pos);
+// Plays one move of a PgnGame's mainline: do_move, or the null move for
+// MOVE_NONE.
+void play_mainline_move(Position& pos, Move m);
+
+// Where a reader starts in its source's numbering: a piece of a larger file
+// cut at a game boundary (vpd/ingest.h), so that its messages name lines
+// and bytes of the whole file. The defaults are a whole source.
+struct PgnStart {
+  uint64_t line = 1;
+  uint64_t offset = 0;  // a byte-order mark is looked for only at offset 0
 };
 
 class PgnReader {
@@ -73,7 +96,7 @@ class PgnReader {
   // frame after frame.
   static Result<PgnReader> open(const std::string& path);
   // Reads bytes that outlive the reader; name is what messages call them.
-  static PgnReader from_memory(std::string_view bytes, std::string name = "<memory>");
+  static PgnReader from_memory(std::string_view bytes, std::string name = "<memory>", PgnStart start = {});
   PgnReader(std::unique_ptr<ByteSource> source, std::string name);
 
   PgnReader(PgnReader&&) noexcept;
@@ -90,6 +113,10 @@ class PgnReader {
 
   // Games started so far, read or refused.
   uint64_t games() const;
+  // Whether next() returned false at the end of the input between two games
+  // (not inside one, not on a source error): where the next piece of a cut
+  // file can start.
+  bool ended_between_games() const;
   const std::string& name() const;
 
  private:

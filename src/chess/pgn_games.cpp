@@ -104,7 +104,7 @@ void append_position_lines(const PgnGame& game, std::string& out) {
     out += '\t';
     out += game.result;
     out += '\n';
-    pos.do_move(game.moves[ply]);
+    play_mainline_move(pos, game.moves[ply]);
   }
 }
 

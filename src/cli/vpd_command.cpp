@@ -1,12 +1,17 @@
-// `manaka vpd build|sample|to-parquet|report`: VPD1 position datasets (docs/vpd1.md).
+// `manaka vpd build|sample|to-parquet|report|label`: VPD1 position datasets (docs/vpd1.md).
 //
 // build samples positions from PGN files (plain or zstd-compressed) into
-// one VPD1 SQLite file and prints a summary on stdout (--json: one JSON
-// object); refused games are skipped and counted, not fatal. sample prints
+// one VPD1 SQLite file, reading on --threads threads (the same file
+// whatever their number), and prints a summary on stdout (--json: one JSON
+// object); refused games are skipped and counted, not fatal; no position at
+// all is an error and no file. sample prints
 // FENs drawn through the indexed random_key, one a line. to-parquet writes
 // the parquet derivative: a Hive-partitioned directory and its manifest.
 // report prints the variance report (--json: its JSON); --write stores it
-// in the file's metadata (variance_report, high_variance).
+// in the file's metadata (variance_report, high_variance); --threshold and
+// --thresholds (build and report) change its thresholds, which it names.
+// label adds engine evaluations as a labels table (vpd/label.h).
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -18,16 +23,38 @@
 #include "core/splitmix64.h"
 #include "vpd/build.h"
 #include "vpd/database.h"
+#include "vpd/ingest.h"
+#include "vpd/label.h"
 #include "vpd/parquet_export.h"
 #include "vpd/variance.h"
+#include "vpd/variance_thresholds.h"
 
 namespace manaka::cli {
 namespace {
+
+// --threshold NAME=VALUE (repeated) and --thresholds FILE.json, applied
+// file first, then the command line; a refusal exits with its message.
+struct ThresholdArgs {
+  std::vector<std::string> assignments;
+  std::string file;
+
+  void add_to(CLI::App* cmd) {
+    cmd->add_option("--thresholds", file, "variance thresholds from a JSON object {\"min_phase_share\": 0.2, ...}");
+    cmd->add_option("--threshold", assignments, "one variance threshold, NAME=VALUE (repeatable; after --thresholds)");
+  }
+  vpd::VarianceThresholds thresholds() const {
+    vpd::VarianceThresholds th;
+    if (!file.empty()) exit_on_error(vpd::read_thresholds_file(th, file));
+    for (const std::string& a : assignments) exit_on_error(vpd::set_threshold(th, a));
+    return th;
+  }
+};
 
 void add_build(CLI::App& parent) {
   auto* cmd = parent.add_subcommand("build", "PGN files -> a VPD1 position dataset (SQLite)");
   struct Args {
     vpd::BuildOptions o;
+    ThresholdArgs thresholds;
     bool json = false, quiet = false;
   };
   auto a = std::make_shared<Args>();
@@ -39,9 +66,15 @@ void add_build(CLI::App& parent) {
       ->capture_default_str()
       ->transform(checks::unsigned_integer(1, vpd::MAX_TARGET));
   cmd->add_option("--seed", a->o.seed, "sampling seed")->capture_default_str()->transform(checks::seed());
+  a->o.threads = vpd::default_threads();
+  cmd->add_option("--threads", a->o.threads, "threads reading the inputs; the file is the same whatever their number")
+      ->capture_default_str()
+      ->transform(checks::unsigned_integer(1, 1024));
+  a->thresholds.add_to(cmd);
   cmd->add_flag("--json", a->json, "print the summary as one JSON object");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress line");
   cmd->callback([a] {
+    a->o.thresholds = a->thresholds.thresholds();
     a->o.progress = !a->quiet && !a->json;
     auto summary = vpd::build(a->o);
     exit_on_error(summary.status());
@@ -108,6 +141,7 @@ void add_report(CLI::App& parent) {
       "report", "the variance report of a VPD1 file: declared thresholds, high_variance when all pass");
   struct Args {
     std::string file;
+    ThresholdArgs thresholds;
     bool json = false, write = false;
   };
   auto a = std::make_shared<Args>();
@@ -115,8 +149,9 @@ void add_report(CLI::App& parent) {
   cmd->add_flag("--json", a->json, "print the report as one JSON object");
   cmd->add_flag("--write", a->write,
                 "store the report in the file's metadata (variance_report, high_variance); modifies FILE");
+  a->thresholds.add_to(cmd);
   cmd->callback([a] {
-    auto report = vpd::variance_report(a->file);
+    auto report = vpd::variance_report(a->file, a->thresholds.thresholds());
     exit_on_error(report.status());
     if (a->write) exit_on_error(vpd::write_variance_metadata(a->file, *report));
     if (a->json) std::printf("%s\n", vpd::report_json(*report).c_str());
@@ -124,15 +159,62 @@ void add_report(CLI::App& parent) {
   });
 }
 
+void add_label(CLI::App& parent) {
+  auto* cmd = parent.add_subcommand(
+      "label", "evaluate the positions with a UCI engine into a labels table of the file (resumable)");
+  struct Args {
+    vpd::LabelOptions o;
+    double movetime = 0.0;
+    std::vector<std::string> options;
+    bool quiet = false;
+  };
+  auto a = std::make_shared<Args>();
+  a->o.engine_path = "/usr/games/stockfish";
+  cmd->add_option("file", a->o.file, "a .vpd file; modified: labels added");
+  cmd->get_option("file")->required();
+  cmd->add_option("--engine", a->o.engine_path, "the UCI engine (a path, or a name looked up in PATH)")
+      ->capture_default_str();
+  auto* nodes = cmd->add_option("--nodes", a->o.limit.nodes, "nodes a position")->transform(checks::unsigned_integer(1));
+  auto* depth = cmd->add_option("--depth", a->o.limit.depth, "plies a position")->transform(checks::integer(1, 100));
+  auto* movetime = cmd->add_option("--movetime", a->movetime, "seconds a position")
+                       ->transform(checks::number(0.0, 3600.0, true, "a number of seconds"));
+  movetime->excludes(nodes)->excludes(depth);
+  nodes->excludes(depth);
+  cmd->add_option("--multipv", a->o.multipv, "lines a position")
+      ->capture_default_str()
+      ->transform(checks::integer(1, 64));
+  cmd->add_option("--workers", a->o.workers, "engines at once")->capture_default_str()->transform(checks::integer(1, 256));
+  cmd->add_option("--max", a->o.max_positions, "label at most this many positions this run (lowest ids first)")
+      ->transform(checks::unsigned_integer(1));
+  cmd->add_option("--sample", a->o.sample,
+                  "only the N positions with the smallest random_key (a uniform sample, the same every run)")
+      ->transform(checks::unsigned_integer(1));
+  cmd->add_option("--option", a->options, "an engine option NAME=VALUE (repeatable), e.g. Hash=64");
+  cmd->add_flag("-q,--quiet", a->quiet, "no progress line and no summary");
+  cmd->callback([a] {
+    if (a->movetime > 0) a->o.limit.movetime_ms = std::max(1, int(std::lround(a->movetime * 1000.0)));
+    for (const std::string& kv : a->options) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) exit_on_error(Status::usage("--option '" + kv + "': expected NAME=VALUE"));
+      a->o.engine_options.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    a->o.progress = !a->quiet;
+    auto summary = vpd::label(a->o);
+    exit_on_error(summary.status());
+    if (!a->quiet) std::fputs(vpd::format_label_summary(*summary).c_str(), stdout);
+  });
+}
+
 }  // namespace
 
 void add_vpd_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("vpd", "VPD1 chess position datasets: build from PGN, sample, convert to parquet, variance report");
+  auto* cmd = app.add_subcommand("vpd", "VPD1 chess position datasets: build from PGN, sample, convert to parquet, variance report, engine labels");
   cmd->require_subcommand(1);
   add_build(*cmd);
   add_sample(*cmd);
   add_to_parquet(*cmd);
   add_report(*cmd);
+  add_label(*cmd);
 }
 
 }  // namespace manaka::cli

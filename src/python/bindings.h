@@ -19,5 +19,6 @@ void bind_checks(nanobind::module_ m);
 void bind_npz(nanobind::module_ m);
 void bind_chess_corpus(nanobind::module_ m);
 void bind_search(nanobind::module_ m);
+void bind_vpd(nanobind::module_ m);
 
 }  // namespace manaka::python

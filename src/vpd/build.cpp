@@ -9,6 +9,7 @@
 
 #include "core/text.h"
 #include "chess/pgn_games.h"
+#include "vpd/ingest.h"
 #include "core/file.h"
 #include "core/output.h"
 #include "core/progress.h"
@@ -30,6 +31,20 @@ std::string completion_timestamp() {
   return buf;
 }
 
+namespace {
+
+Status no_position_error(const std::vector<std::string>& inputs, const BuildInfo& info,
+                         const std::vector<std::string>& first_errors) {
+  std::string names;
+  for (size_t i = 0; i < inputs.size(); ++i) names += (i ? ", " : "") + inputs[i];
+  std::string msg = names + ": no position to sample (" + std::to_string(info.games_read) + " games read, " +
+                    std::to_string(info.games_skipped) + " refused); no output written";
+  if (!first_errors.empty()) msg += "; first refusal: " + first_errors.front();
+  return Status::invalid(std::move(msg));
+}
+
+}  // namespace
+
 Result<BuildSummary> build(const BuildOptions& o) {
   if (o.target == 0 || o.target > MAX_TARGET)
     return Status::usage("target size " + std::to_string(o.target) + " out of range (1 to 2^40)");
@@ -45,31 +60,29 @@ Result<BuildSummary> build(const BuildOptions& o) {
   Progress progress(o.output, 0);
   progress.set_enabled(o.progress);
   // Refused games are skipped and counted; an unreadable file stops the build.
-  chess::PgnGames games(o.inputs, {.skip_refused = true, .skip_unreadable = false, .keep_messages = FIRST_ERRORS});
-  chess::PgnGame game;
-  for (;;) {
-    MANAKA_ASSIGN_OR_RETURN(bool more, games.next(game));
-    if (!more) break;
-    sampler.add_game(game, game.number, uint32_t(games.file()));
-    progress.update(games.bytes_done(), sampler.counts().positions_considered);
-  }
+  IngestTally tally;
+  MANAKA_RETURN_NOT_OK(ingest(o.inputs, {.threads = o.threads, .chunk_bytes = o.chunk_bytes, .keep_messages = FIRST_ERRORS},
+                              sampler, tally, progress));
   progress.finish();
-  for (const chess::PgnFileCount& f : games.files()) {
+  for (const chess::PgnFileCount& f : tally.files) {
     s.info.sources.push_back(
         SourceInfo{f.path, source_member(f.path), source_split(f.path), f.games_read, f.games_skipped});
   }
-  s.info.games_read = games.games_read();
-  s.info.games_skipped = games.games_skipped();
-  s.first_errors = games.messages();
+  s.info.games_read = tally.games_read;
+  s.info.games_skipped = tally.games_skipped;
+  s.first_errors = tally.messages;
   s.info.counts = sampler.counts();
   s.info.completed_at = completion_timestamp();
   std::vector<SampledPosition> rows = sampler.take();
+  // An empty database is no dataset: a binary file or a PGN whose every
+  // game is refused ends the build with the reason and no output.
+  if (rows.empty()) return no_position_error(o.inputs, s.info, s.first_errors);
   s.rows = rows.size();
   for (const SampledPosition& r : rows) ++s.rows_per_phase[r.phase];
   // Written under a temporary of the output, its variance report (variance.h)
   // computed from the rows as they go in, and only then renamed onto it.
   PendingFile staged(o.output);
-  MANAKA_RETURN_NOT_OK(write_database(staged.path(), s.info, rows));
+  MANAKA_RETURN_NOT_OK(write_database(staged.path(), s.info, rows, o.threads, o.thresholds));
   MANAKA_RETURN_NOT_OK(staged.commit());
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return s;

@@ -4,7 +4,9 @@
 // pgn --positions` numbers them), samples (sampler.h) and writes the
 // database (database.h). A game the reader refuses is skipped and counted;
 // an input that cannot be opened or read to its end (kind IO) ends the
-// build with its message and leaves no output.
+// build with its message and leaves no output, and so does an input that
+// yields no position at all (kind Invalid: a binary file, a PGN whose every
+// game is refused).
 #pragma once
 
 #include <array>
@@ -15,6 +17,7 @@
 #include "core/status.h"
 #include "vpd/database.h"
 #include "vpd/sampler.h"
+#include "vpd/variance.h"
 
 namespace manaka::vpd {
 
@@ -25,6 +28,11 @@ struct BuildOptions {
   uint64_t seed = 0;
   bool overwrite = false;  // replace an existing output (core/output.h)
   bool progress = false;  // a progress line on stderr (core/progress.h)
+  // Threads reading the inputs and computing features (ingest.h); the file
+  // is the same byte for byte whatever their number.
+  int threads = 1;
+  size_t chunk_bytes = size_t{1} << 20;  // the pieces the inputs are cut into (ingest.h, DEFAULT_CHUNK_BYTES)
+  VarianceThresholds thresholds;  // of the variance report stored in the metadata
 };
 
 struct BuildSummary {

@@ -3,8 +3,10 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <thread>
 #include <nlohmann/json.hpp>
 #include <utility>
 
@@ -29,8 +31,40 @@ constexpr const char* INDEX = "CREATE INDEX positions_random_key ON positions(ra
 constexpr const char* INSERT_ROW =
     "INSERT INTO positions VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
 constexpr const char* INSERT_METADATA = "INSERT INTO metadata VALUES(?1, ?2)";
-constexpr const char* AT_KEY = "SELECT fen FROM positions WHERE random_key >= ?1 ORDER BY random_key LIMIT 1";
-constexpr const char* FIRST_KEY = "SELECT fen FROM positions ORDER BY random_key LIMIT 1";
+constexpr const char* AT_KEY = "SELECT fen, id FROM positions WHERE random_key >= ?1 ORDER BY random_key LIMIT 1";
+constexpr const char* FIRST_KEY = "SELECT fen, id FROM positions ORDER BY random_key LIMIT 1";
+constexpr const char* ROW_COLUMNS =
+    "SELECT id, random_key, fen, source_split, source_member, game_number, ply, result, side_to_move, phase, "
+    "piece_count, non_pawn_material, material_balance, legal_moves, in_check, castling_mask, halfmove_clock "
+    "FROM positions ";
+const std::string RANGE = std::string(ROW_COLUMNS) + "WHERE id >= ?1 AND id < ?2 ORDER BY id";
+const std::string BY_ID = std::string(ROW_COLUMNS) + "WHERE id = ?1";
+
+std::string column_text(sqlite3_stmt* s, int i) {
+  const unsigned char* t = sqlite3_column_text(s, i);
+  return t ? std::string(reinterpret_cast<const char*>(t), size_t(sqlite3_column_bytes(s, i))) : std::string();
+}
+
+// Appends the row a ROW_COLUMNS statement stands on.
+void append_row(sqlite3_stmt* s, PositionColumns& out) {
+  out.id.push_back(sqlite3_column_int64(s, 0));
+  out.random_key.push_back(sqlite3_column_int64(s, 1));
+  out.fen.push_back(column_text(s, 2));
+  out.source_split.push_back(column_text(s, 3));
+  out.source_member.push_back(column_text(s, 4));
+  out.game_number.push_back(sqlite3_column_int64(s, 5));
+  out.ply.push_back(sqlite3_column_int(s, 6));
+  out.result.push_back(column_text(s, 7));
+  out.side_to_move.push_back(sqlite3_column_int(s, 8));
+  out.phase.push_back(sqlite3_column_int(s, 9));
+  out.piece_count.push_back(sqlite3_column_int(s, 10));
+  out.non_pawn_material.push_back(sqlite3_column_int(s, 11));
+  out.material_balance.push_back(sqlite3_column_int(s, 12));
+  out.legal_moves.push_back(sqlite3_column_int(s, 13));
+  out.in_check.push_back(sqlite3_column_int(s, 14));
+  out.castling_mask.push_back(sqlite3_column_int(s, 15));
+  out.halfmove_clock.push_back(sqlite3_column_int(s, 16));
+}
 
 nlohmann::json sources_json(const std::vector<SourceInfo>& sources) {
   nlohmann::json out = nlohmann::json::array();
@@ -75,8 +109,37 @@ std::vector<std::pair<std::string, std::string>> metadata_rows(const BuildInfo& 
   return m;
 }
 
+// Rows whose features are computed together, on `threads` threads.
+constexpr size_t FEATURE_BATCH = 1 << 14;
+
+// The features of rows[first, first + out.size()) into out; a FEN the rules
+// refuse (never one the sampler wrote) is the error of the first such row.
+Status compute_features(const std::vector<SampledPosition>& rows, size_t first, std::vector<Features>& out,
+                        int threads, const std::string& name) {
+  std::vector<Status> errors(out.size());
+  auto run = [&](size_t from, size_t step) {
+    for (size_t i = from; i < out.size(); i += step) {
+      auto pos = chess::Position::from_fen(rows[first + i].fen);
+      if (pos.ok()) out[i] = features_of(*pos);
+      else errors[i] = Status::invalid(name + ": sampled FEN refused: " + pos.status().message());
+    }
+  };
+  const size_t n = size_t(std::max(1, threads));
+  if (n == 1 || out.size() < 64) {
+    run(0, 1);
+  } else {
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < n; ++t) pool.emplace_back(run, t, n);
+    run(0, n);
+    for (auto& t : pool) t.join();
+  }
+  for (Status& e : errors)
+    if (!e.ok()) return std::move(e);
+  return {};
+}
+
 Status write_into(const std::string& temp, const std::string& name, const BuildInfo& info,
-                  const std::vector<SampledPosition>& rows) {
+                  const std::vector<SampledPosition>& rows, int threads, const VarianceThresholds& thresholds) {
   MANAKA_ASSIGN_OR_RETURN(Db db, open_db(temp, name, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
   // The file is a temporary until renamed, so a crash needs no journal; a
   // 128 MiB page cache holds most of the fen index of a 1.5M-row build.
@@ -89,10 +152,14 @@ Status write_into(const std::string& temp, const std::string& name, const BuildI
   SplitMix64 keys(info.seed ^ RANDOM_KEY_STREAM);
   VarianceTally tally;  // the variance report, from the rows as they go in
   int64_t id = 0;
-  for (const SampledPosition& r : rows) {
-    auto pos = chess::Position::from_fen(r.fen);
-    if (!pos.ok()) return Status::invalid(name + ": sampled FEN refused: " + pos.status().message());
-    const Features f = features_of(*pos);
+  std::vector<Features> features;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const SampledPosition& r = rows[i];
+    if (i % FEATURE_BATCH == 0) {
+      features.assign(std::min(FEATURE_BATCH, rows.size() - i), Features{});
+      MANAKA_RETURN_NOT_OK(compute_features(rows, i, features, threads, name));
+    }
+    const Features& f = features[i % FEATURE_BATCH];
     tally.add(r.phase, RESULT_TOKENS[r.result], f);
     sqlite3_stmt* s = insert.get();
     sqlite3_bind_int64(s, 1, ++id);
@@ -120,7 +187,7 @@ Status write_into(const std::string& temp, const std::string& name, const BuildI
 
   MANAKA_ASSIGN_OR_RETURN(Stmt meta, prepare(db.get(), name, INSERT_METADATA));
   auto metadata = metadata_rows(info, rows);
-  const VarianceReport report = variance_report(tally, info.target);
+  const VarianceReport report = variance_report(tally, info.target, thresholds);
   metadata.emplace_back("variance_report", report_json(report));
   metadata.emplace_back("high_variance", report.high_variance ? "true" : "false");
   for (const auto& [key, value] : metadata) {
@@ -148,15 +215,26 @@ std::string source_split(const std::string& path) {
 
 std::string source_member(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
-Status write_database(const std::string& path, const BuildInfo& info, const std::vector<SampledPosition>& rows) {
+Status write_database(const std::string& path, const BuildInfo& info, const std::vector<SampledPosition>& rows,
+                      int threads, const VarianceThresholds& thresholds) {
   ::unlink(path.c_str());  // a leftover of this pid would be opened as a database
-  return write_into(path, path, info, rows);
+  return write_into(path, path, info, rows, threads, thresholds);
+}
+
+void PositionColumns::clear() { *this = PositionColumns{}; }
+
+void PositionColumns::reserve(size_t n) {
+  for (auto* v : {&id, &random_key, &game_number}) v->reserve(n);
+  for (auto* v : {&fen, &source_split, &source_member, &result}) v->reserve(n);
+  for (auto* v : {&ply, &side_to_move, &phase, &piece_count, &non_pawn_material, &material_balance, &legal_moves,
+                  &in_check, &castling_mask, &halfmove_clock})
+    v->reserve(n);
 }
 
 struct VpdFile::Handle {
   std::string path;
   Db db;
-  Stmt at_key, first_key;
+  Stmt at_key, first_key, range, by_id;
 };
 
 VpdFile::VpdFile(std::unique_ptr<Handle> h) : h_(std::move(h)) {}
@@ -178,6 +256,8 @@ Result<VpdFile> VpdFile::open(const std::string& path) {
   if (complete != "true") return Status::invalid(path + ": the VPD1 file is not marked complete");
   MANAKA_ASSIGN_OR_RETURN(file.h_->at_key, prepare(file.h_->db.get(), path, AT_KEY));
   MANAKA_ASSIGN_OR_RETURN(file.h_->first_key, prepare(file.h_->db.get(), path, FIRST_KEY));
+  MANAKA_ASSIGN_OR_RETURN(file.h_->range, prepare(file.h_->db.get(), path, RANGE.c_str()));
+  MANAKA_ASSIGN_OR_RETURN(file.h_->by_id, prepare(file.h_->db.get(), path, BY_ID.c_str()));
   return file;
 }
 
@@ -192,16 +272,55 @@ Result<uint64_t> VpdFile::rows() {
 }
 
 Result<std::string> VpdFile::fen_at_key(uint64_t key) {
+  std::string fen;
+  MANAKA_RETURN_NOT_OK(at_key(key, &fen, nullptr));
+  return fen;
+}
+
+Result<uint64_t> VpdFile::id_at_key(uint64_t key) {
+  uint64_t id = 0;
+  MANAKA_RETURN_NOT_OK(at_key(key, nullptr, &id));
+  return id;
+}
+
+Status VpdFile::at_key(uint64_t key, std::string* fen, uint64_t* id) {
   for (sqlite3_stmt* s : {h_->at_key.get(), h_->first_key.get()}) {
     if (s == h_->at_key.get()) sqlite3_bind_int64(s, 1, int64_t(key & uint64_t(INT64_MAX)));
     const int rc = sqlite3_step(s);
-    std::string fen;
-    if (rc == SQLITE_ROW) fen = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+    if (rc == SQLITE_ROW) {
+      if (fen) *fen = column_text(s, 0);
+      if (id) *id = uint64_t(sqlite3_column_int64(s, 1));
+    }
     sqlite3_reset(s);
-    if (rc == SQLITE_ROW) return fen;
+    if (rc == SQLITE_ROW) return {};
     if (rc != SQLITE_DONE) return sqlite_error(h_->path, h_->db.get(), "random_key lookup");
   }
   return Status::invalid(h_->path + ": the positions table is empty");
+}
+
+Status VpdFile::read_range(uint64_t first_id, uint64_t count, PositionColumns& out) {
+  sqlite3_stmt* s = h_->range.get();
+  const uint64_t limit = uint64_t(INT64_MAX);
+  sqlite3_bind_int64(s, 1, int64_t(std::min(first_id, limit)));
+  sqlite3_bind_int64(s, 2, int64_t(std::min(first_id + std::min(count, limit - std::min(first_id, limit)), limit)));
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) append_row(s, out);
+  sqlite3_reset(s);
+  if (rc != SQLITE_DONE) return sqlite_error(h_->path, h_->db.get(), "rows from id " + std::to_string(first_id));
+  return {};
+}
+
+Status VpdFile::read_ids(const std::vector<int64_t>& ids, PositionColumns& out) {
+  sqlite3_stmt* s = h_->by_id.get();
+  for (int64_t id : ids) {
+    sqlite3_bind_int64(s, 1, id);
+    const int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) append_row(s, out);
+    sqlite3_reset(s);
+    if (rc == SQLITE_DONE) return Status::invalid(h_->path + ": no row with id " + std::to_string(id));
+    if (rc != SQLITE_ROW) return sqlite_error(h_->path, h_->db.get(), "row " + std::to_string(id));
+  }
+  return {};
 }
 
 }  // namespace manaka::vpd

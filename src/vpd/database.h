@@ -27,6 +27,7 @@
 #include "core/status.h"
 #include "vpd/features.h"
 #include "vpd/sampler.h"
+#include "vpd/variance.h"
 
 struct sqlite3;
 
@@ -65,9 +66,24 @@ struct BuildInfo {
 
 // Writes the database at path, a temporary of the caller's (core/temporary.h)
 // that it commits once complete; a file already there is replaced. The
-// metadata includes the variance report (variance.h). The rows' features are computed here from their FENs. Errors name path and
-// SQLite's message.
-Status write_database(const std::string& path, const BuildInfo& info, const std::vector<SampledPosition>& rows);
+// metadata includes the variance report (variance.h). The rows' features
+// are computed here from their FENs, on `threads` threads; the report's
+// thresholds are `thresholds`. Errors name path and SQLite's message.
+Status write_database(const std::string& path, const BuildInfo& info, const std::vector<SampledPosition>& rows,
+                      int threads = 1, const VarianceThresholds& thresholds = {});
+
+// Rows of the positions table as columns (the spec's, in its order), what
+// the Python module hands numpy. source_split is "" for NULL.
+struct PositionColumns {
+  std::vector<int64_t> id, random_key, game_number;
+  std::vector<std::string> fen, source_split, source_member, result;
+  std::vector<int32_t> ply, side_to_move, phase, piece_count, non_pawn_material, material_balance, legal_moves,
+      in_check, castling_mask, halfmove_clock;
+
+  size_t size() const { return id.size(); }
+  void clear();
+  void reserve(size_t n);
+};
 
 // A complete VPD1 file opened read-only.
 class VpdFile {
@@ -86,9 +102,19 @@ class VpdFile {
   // The FEN of the row with the smallest random_key >= key, wrapping around
   // to the smallest key when key is above the largest. key < 2^63.
   Result<std::string> fen_at_key(uint64_t key);
+  // The id of that same row.
+  Result<uint64_t> id_at_key(uint64_t key);
+  // Appends the rows with first_id <= id < first_id + count, in id order
+  // (ids run from 1 to rows() in a file this project wrote).
+  Status read_range(uint64_t first_id, uint64_t count, PositionColumns& out);
+  // Appends the rows of ids in the order given; an id with no row is an
+  // error naming it.
+  Status read_ids(const std::vector<int64_t>& ids, PositionColumns& out);
 
  private:
   struct Handle;
+  // The row of fen_at_key: its fen and id into whichever is not null.
+  Status at_key(uint64_t key, std::string* fen, uint64_t* id);
   explicit VpdFile(std::unique_ptr<Handle> h);
   std::unique_ptr<Handle> h_;
 };

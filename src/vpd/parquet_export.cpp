@@ -42,8 +42,10 @@ namespace {
 using parquet::Field;
 using parquet::Type;
 
-// The stored columns, in the table's order less source_split and phase.
-const std::vector<Field>& export_fields() {
+// The stored columns, in the table's order less source_split and phase;
+// with labels (label.h), the labels table's columns after them, prefixed
+// "label_" (NULL for a position without a label).
+const std::vector<Field>& export_fields(bool labels) {
   using parquet::field;
   static const std::vector<Field> fields = {
       field("id", Type::Int64, false),
@@ -62,24 +64,40 @@ const std::vector<Field>& export_fields() {
       field("castling_mask", Type::Int8),
       field("halfmove_clock", Type::Int32),
   };
-  return fields;
+  static const std::vector<Field> with_labels = [] {
+    std::vector<Field> f = fields;
+    for (Field l : {field("label_cp", Type::Int32), field("label_mate", Type::Int32),
+                    field("label_wdl_win", Type::Int16), field("label_wdl_draw", Type::Int16),
+                    field("label_wdl_loss", Type::Int16), field("label_depth", Type::Int16),
+                    field("label_bestmove", Type::Utf8), field("label_pv_lines", Type::Utf8)})
+      f.push_back(std::move(l));
+    return f;
+  }();
+  return labels ? with_labels : fields;
 }
 
 // Index of each stored column in export_fields().
 enum Out : int {
   O_ID, O_RANDOM_KEY, O_FEN, O_MEMBER, O_GAME, O_PLY, O_RESULT, O_STM, O_PIECES, O_NPM, O_BALANCE,
-  O_LEGAL, O_CHECK, O_CASTLING, O_HALFMOVE
+  O_LEGAL, O_CHECK, O_CASTLING, O_HALFMOVE, O_LABEL_CP, O_LABEL_MATE, O_LABEL_WIN, O_LABEL_DRAW, O_LABEL_LOSS,
+  O_LABEL_DEPTH, O_LABEL_BEST, O_LABEL_PV
 };
 
 // SELECT column index of each source column.
 enum Col : int {
   C_ID, C_RANDOM_KEY, C_FEN, C_SPLIT, C_MEMBER, C_GAME, C_PLY, C_RESULT, C_STM, C_PHASE,
-  C_PIECES, C_NPM, C_BALANCE, C_LEGAL, C_CHECK, C_CASTLING, C_HALFMOVE
+  C_PIECES, C_NPM, C_BALANCE, C_LEGAL, C_CHECK, C_CASTLING, C_HALFMOVE, C_LABEL_CP, C_LABEL_MATE, C_LABEL_WIN,
+  C_LABEL_DRAW, C_LABEL_LOSS, C_LABEL_DEPTH, C_LABEL_BEST, C_LABEL_PV
 };
 constexpr const char* kSelect =
     "SELECT id, random_key, fen, source_split, source_member, game_number, ply, result, side_to_move, "
     "phase, piece_count, non_pawn_material, material_balance, legal_moves, in_check, castling_mask, "
     "halfmove_clock FROM positions ORDER BY id";
+constexpr const char* kSelectLabeled =
+    "SELECT p.id, p.random_key, p.fen, p.source_split, p.source_member, p.game_number, p.ply, p.result, "
+    "p.side_to_move, p.phase, p.piece_count, p.non_pawn_material, p.material_balance, p.legal_moves, p.in_check, "
+    "p.castling_mask, p.halfmove_clock, l.score_cp, l.score_mate, l.wdl_win, l.wdl_draw, l.wdl_loss, l.depth, "
+    "l.bestmove, l.pv_lines FROM positions p LEFT JOIN labels l ON l.id = p.id ORDER BY p.id";
 
 // The columns of one row group in the making (their capacity is kept from
 // one row group to the next).
@@ -87,8 +105,8 @@ struct Builders {
   std::vector<parquet::ColumnBuilder> columns;
   int64_t rows = 0;
 
-  Builders() {
-    for (const Field& f : export_fields()) columns.emplace_back(f);
+  void init(const std::vector<Field>& fields) {
+    for (const Field& f : fields) columns.emplace_back(f);
   }
   parquet::ColumnBuilder& operator[](Out o) { return columns[size_t(o)]; }
   std::vector<parquet::Column> views() const {
@@ -113,7 +131,8 @@ struct Partition {
 
 class Exporter {
  public:
-  Exporter(const ParquetExportOptions& o, std::string root) : o_(o), root_(std::move(root)) {}
+  Exporter(const ParquetExportOptions& o, std::string root, bool labels)
+      : o_(o), root_(std::move(root)), labels_(labels) {}
 
   Status add_row(sqlite3_stmt* st, std::vector<ParquetFileInfo>& done);
   Status finish(std::vector<ParquetFileInfo>& done);
@@ -125,6 +144,7 @@ class Exporter {
 
   const ParquetExportOptions& o_;
   std::string root_;
+  bool labels_ = false;
   std::map<std::pair<int, int>, Partition> parts_;  // (split code, phase)
 };
 
@@ -180,6 +200,7 @@ Status Exporter::add_row(sqlite3_stmt* st, std::vector<ParquetFileInfo>& done) {
   Partition& p = it->second;
   if (fresh) {
     p.dir = partition_directory(split_text, static_cast<int>(phase));
+    p.b.init(export_fields(labels_));
     std::error_code ec;
     fs::create_directories(root_ + "/" + p.dir, ec);
     if (ec) return Status::io(root_ + "/" + p.dir + ": cannot create: " + ec.message());
@@ -191,7 +212,8 @@ Status Exporter::add_row(sqlite3_stmt* st, std::vector<ParquetFileInfo>& done) {
     parquet::WriteOptions po;
     po.row_group_rows = PARQUET_ROW_GROUP_ROWS;
     po.no_dictionary = {"id", "random_key", "fen"};
-    MANAKA_ASSIGN_OR_RETURN(p.writer, parquet::ParquetFileWriter::open(root_ + "/" + p.info.path, export_fields(), po));
+    MANAKA_ASSIGN_OR_RETURN(p.writer,
+                            parquet::ParquetFileWriter::open(root_ + "/" + p.info.path, export_fields(labels_), po));
   }
   Builders& b = p.b;
   if (sqlite3_column_type(st, C_ID) != SQLITE_INTEGER || sqlite3_column_type(st, C_RANDOM_KEY) != SQLITE_INTEGER ||
@@ -219,6 +241,16 @@ Status Exporter::add_row(sqlite3_stmt* st, std::vector<ParquetFileInfo>& done) {
   }
   MANAKA_RETURN_NOT_OK(append_int<int8_t>(b[O_CASTLING], st, C_CASTLING, id, "castling_mask"));
   MANAKA_RETURN_NOT_OK(append_int<int32_t>(b[O_HALFMOVE], st, C_HALFMOVE, id, "halfmove_clock"));
+  if (labels_) {
+    MANAKA_RETURN_NOT_OK(append_int<int32_t>(b[O_LABEL_CP], st, C_LABEL_CP, id, "labels.score_cp"));
+    MANAKA_RETURN_NOT_OK(append_int<int32_t>(b[O_LABEL_MATE], st, C_LABEL_MATE, id, "labels.score_mate"));
+    MANAKA_RETURN_NOT_OK(append_int<int16_t>(b[O_LABEL_WIN], st, C_LABEL_WIN, id, "labels.wdl_win"));
+    MANAKA_RETURN_NOT_OK(append_int<int16_t>(b[O_LABEL_DRAW], st, C_LABEL_DRAW, id, "labels.wdl_draw"));
+    MANAKA_RETURN_NOT_OK(append_int<int16_t>(b[O_LABEL_LOSS], st, C_LABEL_LOSS, id, "labels.wdl_loss"));
+    MANAKA_RETURN_NOT_OK(append_int<int16_t>(b[O_LABEL_DEPTH], st, C_LABEL_DEPTH, id, "labels.depth"));
+    MANAKA_RETURN_NOT_OK(append_text(b[O_LABEL_BEST], st, C_LABEL_BEST, id, "labels.bestmove"));
+    MANAKA_RETURN_NOT_OK(append_text(b[O_LABEL_PV], st, C_LABEL_PV, id, "labels.pv_lines"));
+  }
   ++b.rows;
   p.info.max_id = id;
   // A row group ends at 65,536 rows or where the file must end.
@@ -265,13 +297,22 @@ Status Exporter::finish(std::vector<ParquetFileInfo>& done) {
   return {};
 }
 
+// Whether the file has a labels table (`manaka vpd label`).
+Result<bool> has_labels(sqlite3* db, const std::string& name) {
+  MANAKA_ASSIGN_OR_RETURN(Stmt s, prepare(db, name, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'labels'"));
+  const int rc = sqlite3_step(s.get());
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return sqlite_error(name, db, "looking for the labels table");
+  return rc == SQLITE_ROW;
+}
+
 Status write_rows(const ParquetExportOptions& o, const std::string& root, uint64_t total_rows,
                   uint64_t source_bytes, std::vector<ParquetFileInfo>& files) {
   MANAKA_ASSIGN_OR_RETURN(Db db, open_db(o.input, o.input, SQLITE_OPEN_READONLY));
-  MANAKA_ASSIGN_OR_RETURN(Stmt st, prepare(db.get(), o.input, kSelect));
+  MANAKA_ASSIGN_OR_RETURN(bool labels, has_labels(db.get(), o.input));
+  MANAKA_ASSIGN_OR_RETURN(Stmt st, prepare(db.get(), o.input, labels ? kSelectLabeled : kSelect));
   sqlite3* raw = db.get();
   sqlite3_stmt* st_raw = st.get();
-  Exporter ex(o, root);
+  Exporter ex(o, root, labels);
   Progress progress(o.input, source_bytes);
   progress.set_enabled(o.progress);
   uint64_t rows = 0;
@@ -321,6 +362,10 @@ Result<ParquetExportSummary> export_parquet(const ParquetExportOptions& o) {
   s.source_bytes = fs::file_size(o.input, ec);
   if (ec) return Status::io(o.input + ": " + ec.message());
   MANAKA_ASSIGN_OR_RETURN(s.source_crc32, crc32_file(o.input));
+  for (const char* key : {"label_engine", "label_limit", "label_multipv", "label_options"}) {
+    MANAKA_ASSIGN_OR_RETURN(std::string value, vpd.metadata(key));
+    if (!value.empty()) s.labels.emplace_back(key, value);
+  }
 
   MANAKA_ASSIGN_OR_RETURN(TempDir temp, TempDir::for_output(o.output_dir));
   MANAKA_RETURN_NOT_OK(write_rows(o, temp.path(), total_rows, s.source_bytes, s.files));
@@ -356,6 +401,11 @@ std::string manifest_json(const ParquetExportSummary& s) {
   j["compression"] = "zstd";
   j["row_group_rows"] = PARQUET_ROW_GROUP_ROWS;
   j["rows_per_file"] = s.rows_per_file;
+  if (!s.labels.empty()) {
+    nlohmann::ordered_json labels;
+    for (const auto& [key, value] : s.labels) labels[key] = value;
+    j["labels"] = std::move(labels);
+  }
   auto files = nlohmann::ordered_json::array();
   for (const auto& f : s.files) {
     files.push_back({{"path", f.path},

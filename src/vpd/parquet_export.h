@@ -6,7 +6,8 @@
 //   OUT/_manifest.json
 //
 // The two partition columns are in the paths only; every other column of
-// the positions table is stored with its name, in id order. Files are
+// the positions table is stored with its name, in id order, and a file
+// with labels (`manaka vpd label`) adds their columns, "label_" prefixed. Files are
 // Zstandard-compressed with 65,536-row groups, at most rows_per_file rows
 // each. The whole directory is written as OUT.tmp-<pid> and renamed onto OUT
 // only when complete; an existing OUT is refused unless overwrite, and then
@@ -15,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -57,6 +59,11 @@ struct ParquetExportSummary {
   uint64_t rows = 0;
   uint64_t rows_per_file = 0;
   std::vector<ParquetFileInfo> files;  // sorted by path
+  // The source's label_* metadata (label.h) when it has labels; their
+  // columns are then label_cp, label_mate, label_wdl_win|draw|loss,
+  // label_depth, label_bestmove, label_pv_lines, and the manifest has
+  // "labels": {key: value}.
+  std::vector<std::pair<std::string, std::string>> labels;
   double seconds = 0;
 };
 

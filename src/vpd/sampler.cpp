@@ -1,6 +1,7 @@
 #include "vpd/sampler.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <utility>
 
@@ -21,9 +22,8 @@ uint8_t result_index(std::string_view token) {
   return uint8_t(RESULT_TOKENS.size() - 1);  // "*": the reader yields no other token
 }
 
-uint64_t fen_hash(std::string_view fen) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : fen) h = (h ^ c) * 0x100000001b3ull;
+uint64_t position_hash(const chess::Position& pos) {
+  uint64_t h = pos.key() ^ (uint64_t(pos.halfmove_clock()) * 0x9E3779B97F4A7C15ull);
   h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
   h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
   return h ^ (h >> 31);
@@ -39,34 +39,58 @@ uint64_t Sampler::selected() const {
   return n;
 }
 
-void Sampler::add_game(const chess::PgnGame& game, uint64_t game_number, uint32_t source) {
-  ++counts_.games;
-  const uint8_t result = result_index(game.result);
-  std::array<std::optional<SampledPosition>, PHASE_NB> held;
-  std::array<uint64_t, PHASE_NB> eligible{};
+void candidates_of(const chess::PgnGame& game, uint64_t game_number, uint32_t source, GameCandidates& out) {
+  out.game_number = game_number;
+  out.source = source;
+  out.result = result_index(game.result);
+  out.positions.clear();
+  out.boards.clear();
+  out.positions.reserve(game.moves.size());
+  out.boards.reserve(game.moves.size());
   chess::Position pos = game.start;
   for (chess::Move m : game.moves) {
-    ++counts_.positions_considered;
+    // After a null move no position has a legal history: none is a candidate.
+    if (m == chess::MOVE_NONE) break;
     const int ply = game_ply(pos);
-    const Phase phase = phase_of(ply, pos.non_pawn_material(), chess::popcount(pos.pieces()));
-    ++counts_.candidates[phase];
-    std::string fen = pos.normalized_fen();
-    const uint64_t h = fen_hash(fen);
-    if (selected_.contains(h)) {
-      ++counts_.duplicates;
-    } else if (++eligible[phase] == 1 || uniform(eligible[phase]) == 0) {
-      held[phase] = SampledPosition{std::move(fen), h, game_number, ply, phase, source, result};
-    }
+    out.positions.push_back(
+        Candidate{position_hash(pos), ply, phase_of(ply, pos.non_pawn_material(), chess::popcount(pos.pieces()))});
+    out.boards.push_back(pos);
     pos.do_move(m);
   }
-  for (auto& h : held) {
-    if (!h) continue;
+}
+
+void Sampler::add_game(const chess::PgnGame& game, uint64_t game_number, uint32_t source) {
+  GameCandidates c;
+  candidates_of(game, game_number, source, c);
+  add(c);
+}
+
+void Sampler::add(GameCandidates& game) {
+  ++counts_.games;
+  constexpr size_t NONE = SIZE_MAX;
+  std::array<size_t, PHASE_NB> held;
+  held.fill(NONE);
+  std::array<uint64_t, PHASE_NB> eligible{};
+  for (size_t i = 0; i < game.positions.size(); ++i) {
+    const Candidate& c = game.positions[i];
+    ++counts_.positions_considered;
+    ++counts_.candidates[c.phase];
+    if (selected_.contains(c.fen_hash)) {
+      ++counts_.duplicates;
+    } else if (++eligible[c.phase] == 1 || uniform(eligible[c.phase]) == 0) {
+      held[c.phase] = i;
+    }
+  }
+  for (size_t i : held) {
+    if (i == NONE) continue;
+    const Candidate& c = game.positions[i];
     // A FEN repeated in one game at plies of different phases.
-    if (selected_.contains(h->fen_hash)) {
+    if (selected_.contains(c.fen_hash)) {
       ++counts_.duplicates;
       continue;
     }
-    offer(std::move(*h));
+    offer(SampledPosition{game.boards[i].normalized_fen(), c.fen_hash, game.game_number, c.ply, c.phase, game.source,
+                          game.result});
   }
 }
 

@@ -10,6 +10,7 @@
 #include <set>
 #include <string_view>
 #include <utility>
+#include <vector>
 #include <algorithm>
 #include <cstdlib>
 
@@ -17,6 +18,7 @@
 #include "vpd/database.h"
 #include "vpd/features.h"
 #include "vpd/sqlite.h"
+#include "vpd/variance_thresholds.h"
 
 namespace manaka::vpd {
 namespace {
@@ -63,6 +65,42 @@ Result<VarianceTally> scan(sqlite3* db, const std::string& path) {
   return t;
 }
 
+Result<std::optional<LabelDistribution>> label_distribution(sqlite3* db, const std::string& path) {
+  MANAKA_ASSIGN_OR_RETURN(Stmt t, prepare(db, path, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'labels'"));
+  const int has = sqlite3_step(t.get());
+  if (has == SQLITE_DONE) return std::optional<LabelDistribution>();
+  if (has != SQLITE_ROW) return sqlite_error(path, db, "looking for the labels table");
+  MANAKA_ASSIGN_OR_RETURN(Stmt s, prepare(db, path, "SELECT score_cp, score_mate, wdl_win, wdl_draw, wdl_loss FROM labels"));
+  LabelDistribution d;
+  std::vector<int64_t> cps;
+  std::array<double, 3> wdl_sum{};
+  int rc;
+  while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+    ++d.labeled;
+    auto null = [&](int c) { return sqlite3_column_type(s.get(), c) == SQLITE_NULL; };
+    if (!null(1)) {
+      ++d.mates;
+    } else if (!null(0)) {
+      cps.push_back(sqlite3_column_int64(s.get(), 0));
+      d.cp.add(cps.back());
+    }
+    if (!null(2) && !null(3) && !null(4)) {
+      ++d.with_wdl;
+      for (int k = 0; k < 3; ++k) wdl_sum[size_t(k)] += double(sqlite3_column_int64(s.get(), 2 + k));
+    }
+  }
+  if (rc != SQLITE_DONE) return sqlite_error(path, db, "labels scan");
+  std::sort(cps.begin(), cps.end());
+  constexpr std::array<int, 5> PERCENT = {5, 25, 50, 75, 95};
+  for (size_t q = 0; q < PERCENT.size() && !cps.empty(); ++q) {
+    // Nearest rank: the smallest value with at least p % of the values at or below it.
+    const size_t rank = std::max<size_t>(1, (cps.size() * size_t(PERCENT[q]) + 99) / 100);
+    d.cp_quantiles[q] = cps[rank - 1];
+  }
+  for (size_t k = 0; k < 3; ++k) d.wdl_mean[k] = d.with_wdl ? wdl_sum[k] / double(d.with_wdl) : 0.0;
+  return std::optional<LabelDistribution>(d);
+}
+
 double share(uint64_t part, uint64_t whole) { return whole ? double(part) / double(whole) : 0.0; }
 
 VarianceCheck at_least(const char* name, double value, double threshold) {
@@ -105,7 +143,9 @@ Result<VarianceReport> variance_report(const std::string& path, const VarianceTh
   MANAKA_ASSIGN_OR_RETURN(VarianceTally t, scan(db.get(), path));
   char* end = nullptr;
   const unsigned long long target = std::strtoull(target_text.c_str(), &end, 10);
-  return variance_report(t, !target_text.empty() && *end == '\0' ? target : 0, th);
+  VarianceReport r = variance_report(t, !target_text.empty() && *end == '\0' ? target : 0, th);
+  MANAKA_ASSIGN_OR_RETURN(r.labels, label_distribution(db.get(), path));
+  return r;
 }
 
 VarianceReport variance_report(const VarianceTally& t, uint64_t target_size, const VarianceThresholds& th) {
@@ -142,6 +182,7 @@ VarianceReport variance_report(const VarianceTally& t, uint64_t target_size, con
 
   r.high_variance = true;
   for (const VarianceCheck& c : r.checks) r.high_variance = r.high_variance && c.pass;
+  r.changed = changed_thresholds(th);
   return r;
 }
 
@@ -157,6 +198,22 @@ std::string report_json(const VarianceReport& r) {
   nlohmann::json out = {{"format", "VPD1-variance"},  {"version", 1},
                         {"rows", r.rows},             {"target_size", r.target_size},
                         {"high_variance", r.high_variance}, {"checks", checks}};
+  if (!r.changed.empty()) {
+    nlohmann::json changed = nlohmann::json::object();
+    for (const ThresholdChange& c : r.changed) changed[c.name] = {{"value", c.value}, {"default", c.default_value}};
+    out["changed_thresholds"] = changed;
+  }
+  if (r.labels) {
+    const LabelDistribution& d = *r.labels;
+    const auto& q = d.cp_quantiles;
+    out["labels"] = {{"labeled", d.labeled},
+                     {"mates", d.mates},
+                     {"cp_mean", d.cp.n ? double(d.cp.sum) / double(d.cp.n) : 0.0},
+                     {"cp_std", d.cp.stddev()},
+                     {"cp_quantiles", {{"p5", q[0]}, {"p25", q[1]}, {"p50", q[2]}, {"p75", q[3]}, {"p95", q[4]}}},
+                     {"with_wdl", d.with_wdl},
+                     {"wdl_mean", {d.wdl_mean[0], d.wdl_mean[1], d.wdl_mean[2]}}};
+  }
   return json_text(out);
 }
 
@@ -171,6 +228,23 @@ std::string format_report(const VarianceReport& r) {
     out += line;
   }
   out += std::string("high_variance              ") + (r.high_variance ? "true" : "false") + "\n";
+  for (const ThresholdChange& c : r.changed) {
+    std::snprintf(line, sizeof line, "changed threshold %s = %.6g (default %.6g)\n", c.name.c_str(), c.value,
+                  c.default_value);
+    out += line;
+  }
+  if (r.labels) {
+    const LabelDistribution& d = *r.labels;
+    const auto& q = d.cp_quantiles;
+    std::snprintf(line, sizeof line, "labels %llu of %llu rows, %llu mates; cp mean %.1f std %.1f\n",
+                  (unsigned long long)d.labeled, (unsigned long long)r.rows, (unsigned long long)d.mates,
+                  d.cp.n ? double(d.cp.sum) / double(d.cp.n) : 0.0, d.cp.stddev());
+    out += line;
+    std::snprintf(line, sizeof line, "  cp p5 %lld p25 %lld p50 %lld p75 %lld p95 %lld; wdl mean %.0f/%.0f/%.0f (%llu)\n",
+                  (long long)q[0], (long long)q[1], (long long)q[2], (long long)q[3], (long long)q[4], d.wdl_mean[0],
+                  d.wdl_mean[1], d.wdl_mean[2], (unsigned long long)d.with_wdl);
+    out += line;
+  }
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -42,11 +43,10 @@ struct VarianceCheck {
   bool pass = false;
 };
 
-struct VarianceReport {
-  uint64_t rows = 0;
-  uint64_t target_size = 0;  // 0 when the metadata has none
-  std::vector<VarianceCheck> checks;  // in the order of the thresholds above
-  bool high_variance = false;         // every check passes
+// A threshold set away from its default (variance_thresholds.h).
+struct ThresholdChange {
+  std::string name;
+  double value = 0, default_value = 0;
 };
 
 // Exact integer moments of one column; the population standard deviation.
@@ -60,6 +60,26 @@ struct Moments {
   }
   double stddev() const;
 };
+
+// The distribution of a file's engine labels (label.h), side to move's view.
+struct LabelDistribution {
+  uint64_t labeled = 0;  // rows of the labels table
+  uint64_t mates = 0;    // labels with score_mate
+  Moments cp;            // score_cp of the others
+  std::array<int64_t, 5> cp_quantiles{};  // 5th, 25th, 50th, 75th, 95th percentiles (nearest rank)
+  uint64_t with_wdl = 0;
+  std::array<double, 3> wdl_mean{};  // win, draw, loss permille, over with_wdl
+};
+
+struct VarianceReport {
+  uint64_t rows = 0;
+  std::optional<LabelDistribution> labels;  // when the file has a labels table (a path's report)
+  std::vector<ThresholdChange> changed;  // empty with the defaults
+  uint64_t target_size = 0;  // 0 when the metadata has none
+  std::vector<VarianceCheck> checks;  // in the order of the thresholds above
+  bool high_variance = false;         // every check passes
+};
+
 
 // What the checks read, row by row: from a file's table (variance_report of
 // a path) or from the rows a build is writing (write_database), so a build
@@ -80,12 +100,16 @@ VarianceReport variance_report(const VarianceTally& tally, uint64_t target_size,
                                const VarianceThresholds& thresholds = {});
 
 // Reads path (a complete VPD1 file, as VpdFile::open accepts) in one scan of
-// the positions table. A NULL feature is left out of its column's standard
+// the positions table, and of the labels table when there is one (the
+// checks do not read it). A NULL feature is left out of its column's standard
 // deviation and counts as not white / not in check / balance 0.
 Result<VarianceReport> variance_report(const std::string& path, const VarianceThresholds& thresholds = {});
 
 // {"format":"VPD1-variance","version":1,"rows":..,"target_size":..,
-//  "high_variance":..,"checks":[{"name","value","threshold","comparison","pass"}..]}
+//  "high_variance":..,"checks":[{"name","value","threshold","comparison","pass"}..]},
+// and "changed_thresholds":{name:{"value","default"}..} when any was changed,
+// "labels":{"labeled","mates","cp_mean","cp_std","cp_quantiles":{"p5"..},"wdl_mean"}
+// when the file has labels. The text gives both too.
 std::string report_json(const VarianceReport& report);
 // A table: one line per check (name, value, threshold, pass) and the verdict.
 std::string format_report(const VarianceReport& report);

@@ -226,3 +226,17 @@ def test_inputs_untouched_and_errors(corpus, tmp_path):
     assert proc.returncode == 1 and "missing.pgn" in proc.stderr
     assert not (tmp_path / "x.vpd").exists()
     assert [p.read_bytes() for p in corpus["inputs"]] == before
+
+
+def test_no_position_exits_nonzero_and_leaves_no_file(tmp_path):
+    binary = tmp_path / "random.bin"
+    binary.write_bytes(random.Random(7).randbytes(65536))
+    refused = tmp_path / "refused.pgn"
+    refused.write_text(CORRUPT * 3)
+    for source in (binary, refused):
+        out = tmp_path / "x.vpd"
+        proc = subprocess.run([MANAKA, "vpd", "build", str(source), "-o", str(out), "-q"],
+                              capture_output=True, text=True)
+        assert proc.returncode == 1, (source, proc.stdout)
+        assert source.name in proc.stderr and "no position" in proc.stderr, proc.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["random.bin", "refused.pgn"]

@@ -185,3 +185,35 @@ def test_refuses_a_non_vpd_file(exported):
     assert proc.returncode != 0
     assert "bad.vpd" in proc.stderr
     assert not (exported["root"] / "bad_out").exists()
+
+
+def test_labels_are_carried(exported, tmp_path):
+    """A labeled file: the label columns beside every row, NULL where unlabeled, as sqlite3 reads them."""
+    labeled = tmp_path / "labeled.vpd"
+    labeled.write_bytes(exported["vpd"].read_bytes())
+    proc = subprocess.run([MANAKA, "vpd", "label", str(labeled), "--engine", "/usr/games/stockfish", "--nodes", "500",
+                           "--max", "25", "--multipv", "2", "-q"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "out"
+    proc = run("to-parquet", str(labeled), "-o", str(out), "-q")
+    assert proc.returncode == 0, proc.stderr
+    table = ds.dataset(out, format="parquet", partitioning="hive").to_table().sort_by("id")
+    label_columns = {"label_cp": pa.int32(), "label_mate": pa.int32(), "label_wdl_win": pa.int16(),
+                     "label_wdl_draw": pa.int16(), "label_wdl_loss": pa.int16(), "label_depth": pa.int16(),
+                     "label_bestmove": pa.string(), "label_pv_lines": pa.string()}
+    for name, t in label_columns.items():
+        assert table.schema.field(name).type == t, name
+    con = sqlite3.connect(labeled)
+    want = con.execute("SELECT l.score_cp, l.score_mate, l.wdl_win, l.wdl_draw, l.wdl_loss, l.depth, l.bestmove, "
+                       "l.pv_lines FROM positions p LEFT JOIN labels l ON l.id = p.id ORDER BY p.id").fetchall()
+    meta = dict(con.execute("SELECT key, value FROM metadata WHERE key LIKE 'label_%' AND key != 'label_engine_path'"))
+    con.close()
+    got = list(zip(*(table.column(n).to_pylist() for n in label_columns)))
+    assert got == want
+    assert sum(r[6] is not None for r in got) == 25 and len(got) == len(exported["rows"])
+    manifest = json.loads((out / "_manifest.json").read_text())
+    assert manifest["labels"] == meta and meta["label_multipv"] == "2"
+    # An unlabeled file has no label columns and no "labels" in its manifest.
+    plain = json.loads((exported["out"] / "_manifest.json").read_text())
+    assert "labels" not in plain
+    assert "label_cp" not in ds.dataset(exported["out"], format="parquet", partitioning="hive").schema.names

@@ -143,3 +143,50 @@ def test_refuses_an_incomplete_file(built, tmp_path):
     proc = subprocess.run([MANAKA, "vpd", "report", str(copy), "--write"], capture_output=True, text=True)
     assert proc.returncode != 0
     assert "not marked complete" in proc.stderr
+
+
+def test_thresholds_from_the_command_line_and_a_file(built, tmp_path):
+    default = json.loads(manaka("report", str(built), "--json").stdout)
+    assert "changed_thresholds" not in default
+    values = {c["name"]: c["value"] for c in default["checks"]}
+    # Just above and just below what the file has: one check flips to fail, one stays.
+    file = tmp_path / "th.json"
+    file.write_text(json.dumps({"min_phase_share": values["min_phase_share"] + 0.01, "min_castling_states": 2}))
+    report = json.loads(manaka("report", str(built), "--json", "--thresholds", str(file),
+                               "--threshold", "min_legal_moves_std=0.5").stdout)
+    checks = {c["name"]: c for c in report["checks"]}
+    assert checks["min_phase_share"]["threshold"] == pytest.approx(values["min_phase_share"] + 0.01)
+    assert checks["min_phase_share"]["pass"] is False and report["high_variance"] is False
+    assert checks["castling_states"]["threshold"] == 2 and checks["legal_moves_std"]["threshold"] == 0.5
+    assert report["changed_thresholds"] == {
+        "min_phase_share": {"value": pytest.approx(values["min_phase_share"] + 0.01), "default": 0.10},
+        "min_legal_moves_std": {"value": 0.5, "default": 5.0},
+        "min_castling_states": {"value": 2, "default": 8},
+    }
+    # The command line after the file: the same name set twice takes the command line's value.
+    again = json.loads(manaka("report", str(built), "--json", "--thresholds", str(file),
+                              "--threshold", "min_castling_states=9").stdout)
+    assert again["changed_thresholds"]["min_castling_states"] == {"value": 9, "default": 8}
+    text = manaka("report", str(built), "--threshold", "min_in_check_share=0.5").stdout
+    assert "changed threshold min_in_check_share = 0.5 (default 0.02)" in text
+    # A build records the report under its thresholds.
+    pgn = tmp_path / "g.pgn"
+    pgn.write_text("".join(str(random_game(random.Random(5))) + "\n\n" for _ in range(40)))
+    out = tmp_path / "b.vpd"
+    manaka("build", str(pgn), "-o", str(out), "--target", "50", "-q", "--threshold", "min_rows=1000")
+    stored = json.loads(metadata(out)["variance_report"])
+    assert stored["changed_thresholds"] == {"min_rows": {"value": 1000, "default": 1}}
+    assert stored["checks"][0]["pass"] is False
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--threshold", "min_phase_shares=0.2"], "no threshold named 'min_phase_shares'"),
+    (["--threshold", "min_phase_share=1.5"], "a share, 1.5"),
+    (["--threshold", "min_phase_share"], "expected NAME=VALUE"),
+    (["--threshold", "min_castling_states=2.5"], "not a whole number"),
+    (["--threshold", "min_legal_moves_std=x"], "'x' is not a number"),
+    (["--thresholds", "/nonexistent/th.json"], "th.json"),
+])
+def test_bad_thresholds_are_refused(built, args, message):
+    proc = subprocess.run([MANAKA, "vpd", "report", str(built), *args], capture_output=True, text=True)
+    assert proc.returncode != 0 and message in proc.stderr, proc.stderr

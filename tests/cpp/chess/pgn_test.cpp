@@ -143,6 +143,41 @@ TEST(Pgn, IllegalMoveRefusesTheGameAndTheNextOneIsRead) {
   EXPECT_EQ(reader.games(), 4u);
 }
 
+// Null moves as python-chess 1.11 reads them (its mainline and end board
+// printed by chess.pgn.read_game on the same text).
+TEST(Pgn, NullMovesAsPythonChessReadsThem) {
+  const std::string text =
+      "[Event \"nulls\"]\n\n1. e4 -- 2. d4 Z0 3. Nf3 0000 4. c4 @@@@ 5. e5 Z0+ 6. d5 1-0\n\n"
+      "[Event \"check\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ -- 4. Qxe8 *\n\n"
+      "[Event \"after\"]\n\n1. e4 e5 *\n";
+  Outcome out = read_text(text, "nulls.pgn");
+  ASSERT_EQ(out.games.size(), 2u);
+  EXPECT_EQ(ucis(out.games[0]), (std::vector<std::string>{"e2e4", "0000", "d2d4", "0000", "g1f3", "0000", "c2c4",
+                                                          "0000", "e4e5", "0000", "d4d5"}));
+  Position pos = out.games[0].start;
+  for (Move m : out.games[0].moves) play_mainline_move(pos, m);
+  EXPECT_EQ(pos.fen(), "rnbqkbnr/pppppppp/8/3PP3/2P5/5N2/PP3PPP/RNBQKB1R b KQkq - 0 6");
+  // python-chess plays a null move in check too; a Position cannot hold the
+  // result (the king of the side not to move attacked), so the game is refused.
+  ASSERT_EQ(out.errors.size(), 1u);
+  EXPECT_EQ(out.errors[0].message(),
+            "nulls.pgn: game 2, " + place(text, "-- 4. Qxe8") +
+                ", ply 5: a null move in check leaves the king attacked in "
+                "r1bqkbnr/pppp1Qpp/2n5/4p3/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 0 3");
+  EXPECT_EQ(*out.games[1].tag("Event"), "after");
+  EXPECT_EQ(out.games[1].number, 3u);
+}
+
+TEST(Pgn, NullMoveKeepsCastlingAndClearsEnPassant) {
+  auto after = after_null_move(*Position::from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 7"));
+  ASSERT_TRUE(after.ok()) << after.status().message();
+  EXPECT_EQ(after->fen(), "r3k2r/8/8/3pP3/8/8/8/R3K2R b KQkq - 1 7");
+  EXPECT_EQ(after->key(), Position::from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R b KQkq - 1 7")->key());
+  auto black = after_null_move(*after);
+  ASSERT_TRUE(black.ok());
+  EXPECT_EQ(black->fen(), "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq - 2 8");
+}
+
 TEST(Pgn, MissingResultBeforeTheNextTagsRefusesTheGame) {
   const std::string text = "[Event \"a\"]\n1. e4 e5\n[Event \"b\"]\n1. d4 *\n";
   Outcome out = read_text(text);

@@ -119,5 +119,26 @@ TEST(Build, ErrorsNameTheFile) {
   EXPECT_NE(bad.status().message().find("not.vpd"), std::string::npos) << bad.status().message();
 }
 
+TEST(Build, NoPositionIsAnErrorAndNoFile) {
+  TempDir dir;
+  std::string binary;
+  for (int i = 0; i < 4096; ++i) binary += char((i * 131 + 7) & 0xFF);
+  write_file(dir.path / "random.bin", binary);
+  write_file(dir.path / "refused.pgn", "[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n\n[Event \"worse\"]\n\n1. Nf6 *\n");
+  write_file(dir.path / "empty.pgn", "");
+  for (const char* input : {"random.bin", "refused.pgn", "empty.pgn"}) {
+    BuildOptions o;
+    o.inputs = {(dir.path / input).string()};
+    o.output = (dir.path / "out.vpd").string();
+    auto s = build(o);
+    ASSERT_FALSE(s.ok()) << input;
+    EXPECT_EQ(s.status().kind(), ErrorKind::Invalid) << s.status().message();
+    EXPECT_NE(s.status().message().find(input), std::string::npos) << s.status().message();
+    EXPECT_NE(s.status().message().find("no position"), std::string::npos) << s.status().message();
+    EXPECT_FALSE(fs::exists(o.output)) << input;
+    EXPECT_FALSE(fs::exists(temporary_path(o.output))) << input;
+  }
+}
+
 }  // namespace
 }  // namespace manaka::vpd
