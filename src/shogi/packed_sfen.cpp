@@ -1,14 +1,15 @@
-#include "sazpack/packed_sfen.h"
+#include "shogi/packed_sfen.h"
 
 #include <cassert>
 #include <string>
 
-namespace manaka::sazpack {
+#include "shogi/bit_stream.h"
+#include "shogi/yaneuraou_square.h"
+
+namespace manaka::shogi {
 namespace {
 
-using namespace manaka::shogi;
-
-constexpr int kBits = int(kStemSize) * 8;  // 256
+constexpr int kBits = POSITION_CODE_BITS;  // 256
 
 // Board codes by hand kind (P L N S G B R): the value's bit 0 is written first.
 struct Code {
@@ -20,49 +21,6 @@ constexpr Code kBoardCode[HAND_KIND_NB] = {{0x01, 2}, {0x03, 4}, {0x0b, 4}, {0x0
 constexpr bool has_promotion_bit(HandKind hk) { return hk != H_GOLD; }
 constexpr const char* kPluralName[HAND_KIND_NB] = {"pawns", "lances", "knights", "silvers",
                                                    "golds", "bishops", "rooks"};
-
-class BitWriter {
- public:
-  void put(uint32_t value, int bits) {
-    for (int i = 0; i < bits; ++i, ++cursor_) {
-      assert(cursor_ < kBits);
-      if (value >> i & 1) out_[cursor_ / 8] |= uint8_t(1u << (cursor_ % 8));
-    }
-  }
-  int cursor() const { return cursor_; }
-  const PackedSfen& bytes() const { return out_; }
-
- private:
-  PackedSfen out_{};
-  int cursor_ = 0;
-};
-
-class BitReader {
- public:
-  explicit BitReader(std::span<const uint8_t, kStemSize> in) : in_(in) {}
-  bool exhausted() const { return cursor_ >= kBits; }
-  int cursor() const { return cursor_; }
-  // false past bit 256.
-  bool get(uint32_t& bit) {
-    if (cursor_ >= kBits) return false;
-    bit = in_[cursor_ / 8] >> (cursor_ % 8) & 1;
-    ++cursor_;
-    return true;
-  }
-  bool get_n(int bits, uint32_t& value) {
-    value = 0;
-    for (int i = 0; i < bits; ++i) {
-      uint32_t b;
-      if (!get(b)) return false;
-      value |= b << i;
-    }
-    return true;
-  }
-
- private:
-  std::span<const uint8_t, kStemSize> in_;
-  int cursor_ = 0;
-};
 
 Status bit_error(int bit, const std::string& rule) {
   return Status::invalid("packed sfen bit " + std::to_string(bit) + ": " + rule);
@@ -136,7 +94,7 @@ PackedSfen encode_packed_sfen(const Position& pos) {
   return w.bytes();
 }
 
-Result<Position> decode_packed_sfen(std::span<const uint8_t, kStemSize> bytes) {
+Result<Position> decode_packed_sfen(std::span<const uint8_t, PACKED_SFEN_LEN> bytes) {
   BitReader r(bytes);
   Setup setup;
   uint32_t side = 0, king[COLOR_NB] = {};
@@ -194,4 +152,4 @@ Result<Position> decode_packed_sfen(std::span<const uint8_t, kStemSize> bytes) {
   return pos;
 }
 
-}  // namespace manaka::sazpack
+}  // namespace manaka::shogi
