@@ -42,6 +42,15 @@ class BitReader {
     ++cursor_;
     return true;
   }
+  // The next 8 bits (bit 0 the next one), zeros past bit 256; only while
+  // !exhausted(). With skip(), a table lookup instead of a bit at a time.
+  uint32_t peek8() const {
+    const int byte = cursor_ >> 3;
+    uint32_t v = in_[byte];
+    if (byte + 1 < int(POSITION_CODE_LEN)) v |= uint32_t(in_[byte + 1]) << 8;
+    return v >> (cursor_ & 7) & 0xFF;
+  }
+  void skip(int bits) { cursor_ += bits; }
   bool get_n(int bits, uint32_t& value) {
     value = 0;
     for (int i = 0; i < bits; ++i) {
@@ -56,5 +65,34 @@ class BitReader {
   std::span<const uint8_t, POSITION_CODE_LEN> in_;
   int cursor_ = 0;
 };
+
+// A prefix code of up to 8 bits: value's bit 0 is written first.
+struct PieceCode {
+  uint8_t value;
+  uint8_t bits;
+};
+
+// What the next 8 bits start with, for a set of 7 piece codes (by hand kind)
+// and, on the board, the 1-bit empty code 0: the kind (7 for empty), or
+// kNoCode, and the code's length.
+struct CodeMatch {
+  static constexpr uint8_t kEmpty = 7, kNoCode = 0xFF;
+  uint8_t kind = kNoCode;
+  uint8_t bits = 0;
+};
+constexpr std::array<CodeMatch, 256> make_code_table(const PieceCode (&codes)[7], bool board) {
+  std::array<CodeMatch, 256> t{};
+  for (uint32_t w = 0; w < 256; ++w) {
+    if (board && (w & 1) == 0) {
+      t[w] = {CodeMatch::kEmpty, 1};
+      continue;
+    }
+    for (uint8_t k = 0; k < 7; ++k) {
+      const uint32_t mask = (1u << codes[k].bits) - 1;
+      if ((w & mask) == codes[k].value) t[w] = {k, codes[k].bits};
+    }
+  }
+  return t;
+}
 
 }  // namespace manaka::shogi

@@ -11,10 +11,7 @@ namespace {
 
 // Board piece codes by hand kind (P L N S G B R), without the colour and
 // promotion bits: the value's bit 0 is written first.
-struct Code {
-  uint8_t value;
-  uint8_t bits;
-};
+using Code = PieceCode;
 constexpr Code kBoardCode[HAND_KIND_NB] = {{0x01, 2}, {0x03, 4}, {0x07, 4}, {0x0b, 4},
                                            {0x0f, 5}, {0x1f, 6}, {0x3f, 6}};
 constexpr bool has_promotion_bit(HandKind hk) { return hk != H_GOLD; }
@@ -44,6 +41,19 @@ Result<int> read_kind(BitReader& r, const Code (&codes)[HAND_KIND_NB], bool boar
     }
   }
   return bit_error(start, "the bits match no piece code");
+}
+
+constexpr auto kBoardTable = make_code_table(kBoardCode, true);
+constexpr auto kHandTable = make_code_table(kHandCode, false);
+
+// The kind the table reads while 8 bits are left (HAND_KIND_NB for an empty
+// square), or -1: then read_kind answers, bit by bit, with its message.
+inline int table_kind(BitReader& r, const std::array<CodeMatch, 256>& table) {
+  if (r.cursor() > POSITION_CODE_BITS - 8) return -1;
+  const CodeMatch m = table[r.peek8()];
+  if (m.kind == CodeMatch::kNoCode) return -1;
+  r.skip(m.bits);
+  return m.kind == CodeMatch::kEmpty ? int(HAND_KIND_NB) : int(m.kind);
 }
 
 }  // namespace
@@ -113,7 +123,10 @@ Result<Position> decode_huffman_coded_pos(std::span<const uint8_t, HUFFMAN_CODED
   for (int yo = 0; yo < SQUARE_NB; ++yo) {
     if (yo == int(king[BLACK]) || yo == int(king[WHITE])) continue;
     const int start = r.cursor();
-    MANAKA_ASSIGN_OR_RETURN(int hk, read_kind(r, kBoardCode, true));
+    int hk = table_kind(r, kBoardTable);
+    if (hk < 0) {
+      MANAKA_ASSIGN_OR_RETURN(hk, read_kind(r, kBoardCode, true));
+    }
     if (hk == HAND_KIND_NB) continue;
     uint32_t white = 0, promoted = 0;
     if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
@@ -124,7 +137,10 @@ Result<Position> decode_huffman_coded_pos(std::span<const uint8_t, HUFFMAN_CODED
   }
   while (!r.exhausted()) {
     const int start = r.cursor();
-    MANAKA_ASSIGN_OR_RETURN(int hk, read_kind(r, kHandCode, false));
+    int hk = table_kind(r, kHandTable);
+    if (hk < 0) {
+      MANAKA_ASSIGN_OR_RETURN(hk, read_kind(r, kHandCode, false));
+    }
     uint32_t white = 0;
     if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
     if (setup.hand[white][hk] < HAND_MAX[hk]) ++setup.hand[white][hk];

@@ -12,10 +12,7 @@ namespace {
 constexpr int kBits = POSITION_CODE_BITS;  // 256
 
 // Board codes by hand kind (P L N S G B R): the value's bit 0 is written first.
-struct Code {
-  uint8_t value;
-  uint8_t bits;
-};
+using Code = PieceCode;
 constexpr Code kBoardCode[HAND_KIND_NB] = {{0x01, 2}, {0x03, 4}, {0x0b, 4}, {0x07, 4},
                                            {0x0f, 5}, {0x1f, 6}, {0x3f, 6}};
 constexpr bool has_promotion_bit(HandKind hk) { return hk != H_GOLD; }
@@ -42,6 +39,23 @@ Result<int> read_kind(BitReader& r, int shift) {
     }
   }
   return bit_error(start, "the bits match no piece code");
+}
+
+constexpr PieceCode kHandCode[HAND_KIND_NB] = {
+    {kBoardCode[0].value >> 1, 1}, {kBoardCode[1].value >> 1, 3}, {kBoardCode[2].value >> 1, 3},
+    {kBoardCode[3].value >> 1, 3}, {kBoardCode[4].value >> 1, 4}, {kBoardCode[5].value >> 1, 5},
+    {kBoardCode[6].value >> 1, 5}};
+constexpr auto kBoardTable = make_code_table(kBoardCode, true);
+constexpr auto kHandTable = make_code_table(kHandCode, false);
+
+// The kind the table reads while 8 bits are left (HAND_KIND_NB for an empty
+// square), or -1: then read_kind answers, bit by bit, with its message.
+inline int table_kind(BitReader& r, const std::array<CodeMatch, 256>& table) {
+  if (r.cursor() > kBits - 8) return -1;
+  const CodeMatch m = table[r.peek8()];
+  if (m.kind == CodeMatch::kNoCode) return -1;
+  r.skip(m.bits);
+  return m.kind == CodeMatch::kEmpty ? int(HAND_KIND_NB) : int(m.kind);
 }
 
 }  // namespace
@@ -115,7 +129,10 @@ Result<Position> decode_packed_sfen(std::span<const uint8_t, PACKED_SFEN_LEN> by
   for (int yo = 0; yo < SQUARE_NB; ++yo) {
     if (yo == int(king[BLACK]) || yo == int(king[WHITE])) continue;
     const int start = r.cursor();
-    MANAKA_ASSIGN_OR_RETURN(int hk, read_kind(r, 0));
+    int hk = table_kind(r, kBoardTable);
+    if (hk < 0) {
+      MANAKA_ASSIGN_OR_RETURN(hk, read_kind(r, 0));
+    }
     if (hk == HAND_KIND_NB) continue;
     uint32_t promoted = 0, white = 0;
     if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
@@ -126,7 +143,10 @@ Result<Position> decode_packed_sfen(std::span<const uint8_t, PACKED_SFEN_LEN> by
   }
   while (!r.exhausted()) {
     const int start = r.cursor();
-    MANAKA_ASSIGN_OR_RETURN(int hk, read_kind(r, 1));
+    int hk = table_kind(r, kHandTable);
+    if (hk < 0) {
+      MANAKA_ASSIGN_OR_RETURN(hk, read_kind(r, 1));
+    }
     uint32_t promoted = 0, white = 0;
     if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
     if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
