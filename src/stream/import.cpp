@@ -41,7 +41,8 @@ struct Chunk {
 // The input files one after another, a chunk at a time.
 class ChunkSource {
  public:
-  ChunkSource(SourceFormat from, const std::vector<std::string>& files) : from_(from), files_(files) {}
+  ChunkSource(SourceFormat from, const std::vector<std::string>& files, size_t chunk_bytes)
+      : from_(from), files_(files), chunk_bytes_(std::max(chunk_bytes ? chunk_bytes : kChunkBytes, kPsvRecordSize)) {}
 
   // Read by the writing task for progress while the reading task adds to it.
   uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_relaxed); }
@@ -64,7 +65,7 @@ class ChunkSource {
       c.truncated_size = 0;
       c.bytes.swap(carry_);
       carry_.clear();
-      size_t want = kChunkBytes;
+      size_t want = chunk_bytes_;
       for (;;) {
         if (!eof_ && c.bytes.size() < want) {
           const size_t have = c.bytes.size();
@@ -129,6 +130,7 @@ class ChunkSource {
 
   SourceFormat from_;
   const std::vector<std::string>& files_;
+  const size_t chunk_bytes_;  // at least one psv or hcpe record
   size_t index_ = 0;
   InputFile file_;
   uint64_t offset_ = 0, record_ = 0;
@@ -220,7 +222,7 @@ Result<ImportSummary> import_stream(const ImportOptions& o) {
   Progress progress(o.output, total_bytes);
   progress.set_enabled(o.progress);
 
-  ChunkSource input(o.from, o.inputs);
+  ChunkSource input(o.from, o.inputs, o.chunk_bytes);
   auto count = [&s, &o](ImportRefusal why, const std::string& file, std::string where, uint64_t offset,
                         const std::string& detail) -> Status {
     if (o.strict)

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -47,6 +48,7 @@ struct ImportOptions {
   bool overwrite = false;
   bool progress = false;
   int threads = 0;  // 0: one per hardware thread, at most 16
+  size_t chunk_bytes = 0;  // bytes read at a time (0: 4 MiB); at least one record or game is
 };
 
 struct ImportRefusalExample {

@@ -236,6 +236,16 @@ TEST(ImportStream, WritesCountsAndExportsBack) {
   EXPECT_EQ(s->first_refusal[size_t(ImportRefusal::IllegalMove)]->offset, 40000u);
   auto again = import_stream(o);
   ASSERT_FALSE(again.ok());  // the output exists
+  const std::vector<uint8_t> whole = read_file(out);
+  o.overwrite = true;
+  o.chunk_bytes = 100;  // two records a chunk: indices and offsets run on across chunks
+  auto small = import_stream(o);
+  ASSERT_TRUE(small.ok()) << small.status().message();
+  EXPECT_EQ(small->first_refusal[size_t(ImportRefusal::IllegalMove)]->where, "record 1000");
+  EXPECT_EQ(small->first_refusal[size_t(ImportRefusal::IllegalMove)]->offset, 40000u);
+  EXPECT_EQ(small->first_refusal[size_t(ImportRefusal::Truncated)]->offset, 40040u);
+  EXPECT_EQ(read_file(out), whole);
+  o.chunk_bytes = 0;
   o.overwrite = true;
   o.strict = true;
   auto strict = import_stream(o);
@@ -248,6 +258,37 @@ TEST(ImportStream, WritesCountsAndExportsBack) {
   EXPECT_EQ(e->records_written, 1000u);
   bytes.resize(1000 * kPsvRecordSize);
   EXPECT_EQ(read_file(back), bytes);
+}
+
+TEST(ImportStream, ChunksOfAnySizeGiveTheSameStream) {
+  std::vector<uint8_t> bytes;
+  for (int g = 0; g < 40; ++g) {
+    std::vector<MoveEntry> moves = {{"7g7f", int16_t(g), {{"7g7f", 60}, {"2g2f", uint16_t(1 + g)}}},
+                                    {"3c3d", -20, {}},
+                                    {"2g2f", 10, {{"2g2f", 5}, {"6i7h", 3}}}};
+    if (g % 7 == 3) moves[1].selected = "3c3e";  // broken from move 1 on
+    auto game = hcpe3_game(kStart, uint8_t(g % 3), moves);
+    bytes.insert(bytes.end(), game.begin(), game.end());
+  }
+  const std::string in = temp_name("in.hcpe3");
+  write_file(in, bytes);
+  std::vector<uint8_t> first;
+  for (size_t chunk : {size_t{0}, size_t{1}, size_t{50}, size_t{97}, size_t{1000}}) {
+    const std::string out = temp_name("chunks.mpk");
+    std::remove(out.c_str());
+    auto s = import_stream({.from = SourceFormat::Hcpe3, .inputs = {in, in}, .output = out, .eval_coef = 600,
+                            .mate_scale = 32000, .value_q = squash600, .threads = 2, .chunk_bytes = chunk});
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    EXPECT_EQ(s->games, 80u) << chunk;
+    EXPECT_EQ(s->unsearched, 80u) << chunk;
+    EXPECT_EQ(s->refused[size_t(ImportRefusal::IllegalMove)], 12u) << chunk;
+    EXPECT_EQ(s->refused[size_t(ImportRefusal::GameBroken)], 0u) << chunk;
+    EXPECT_EQ(s->records_written, 80u * 2 - 12u) << chunk;
+    EXPECT_EQ(s->first_refusal[size_t(ImportRefusal::IllegalMove)]->where, "game 3 move 2") << chunk;  // the first position it breaks
+    auto bytes_out = read_file(out);
+    if (first.empty()) first = bytes_out;
+    EXPECT_EQ(bytes_out, first) << chunk;
+  }
 }
 
 }  // namespace
