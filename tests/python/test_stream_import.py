@@ -219,3 +219,21 @@ def test_export_of_a_visit_stream_keeps_the_most_visited_move(tmp_path: Path) ->
         assert cshogi.move_to_usi(board.move_from_psv(int(recs[i]["move"]))) == shogi.move16_to_usi(best)
         # value_q turned back into centipawns with the header's eval_coef.
         assert abs(math.tanh(int(recs[i]["score"]) / (2 * 756.0865)) - b.value_q[i]) < 1e-3
+
+
+def test_hcpe_cannot_hold_a_handicap_and_says_so(tmp_path: Path) -> None:
+    recs = np.zeros(2, cshogi.PackedSfenValue)
+    for i, sfen in enumerate(["lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+                              "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"]):  # White gave up two
+        board = cshogi.Board(sfen)
+        board.to_psfen(recs[i : i + 1]["sfen"])
+        recs[i]["move"] = cshogi.move16_to_psv(cshogi.move16(next(iter(board.legal_moves))))
+    recs.tofile(tmp_path / "h.psv")
+    stream.import_from("psv", tmp_path / "h.psv", tmp_path / "h.mpk", eval_coef=600, mate_scale=32000)
+    summary = stream.export_to("hcpe", tmp_path / "h.mpk", tmp_path / "h.hcpe")
+    assert summary["records_written"] == 1 and summary["refused"] == 1
+    assert "record 1: huffman coded pos: the position has 1 bishops" in summary["first_refusal"]
+    assert len(np.fromfile(tmp_path / "h.hcpe", cshogi.HuffmanCodedPosAndEval)) == 1
+    with pytest.raises(InvalidDataError, match="no handicaps"):
+        stream.export_to("hcpe", tmp_path / "h.mpk", tmp_path / "strict.hcpe", strict=True)
+    assert not (tmp_path / "strict.hcpe").exists()
