@@ -72,27 +72,53 @@ struct PieceCode {
   uint8_t bits;
 };
 
-// What the next 8 bits start with, for a set of 7 piece codes (by hand kind)
-// and, on the board, the 1-bit empty code 0: the kind (7 for empty), or
-// kNoCode, and the code's length.
-struct CodeMatch {
+// A whole piece read from the next 8 bits: its kind code, then (where it
+// has one) the promotion bit and the colour bit, in the order the format
+// writes them. Every piece code of both formats, with its one or two flag
+// bits, fits 8 bits, so one lookup reads a piece.
+struct PieceMatch {
   static constexpr uint8_t kEmpty = 7, kNoCode = 0xFF;
-  uint8_t kind = kNoCode;
-  uint8_t bits = 0;
+  uint8_t kind = kNoCode;  // hand kind P L N S G B R = 0..6, kEmpty, or kNoCode
+  uint8_t bits = 0;        // the whole piece's length
+  uint8_t promoted = 0, white = 0;
 };
-constexpr std::array<CodeMatch, 256> make_code_table(const PieceCode (&codes)[7], bool board) {
-  std::array<CodeMatch, 256> t{};
+// codes: the kind codes by hand kind; board: a lone 0 bit is an empty
+// square; promotion_bit: non-gold kinds carry a promotion bit;
+// colour_first: the colour bit comes before the promotion bit.
+constexpr std::array<PieceMatch, 256> make_piece_table(const PieceCode (&codes)[7], bool board, bool promotion_bit,
+                                                       bool colour_first) {
+  constexpr uint8_t kGold = 4;
+  std::array<PieceMatch, 256> t{};
   for (uint32_t w = 0; w < 256; ++w) {
     if (board && (w & 1) == 0) {
-      t[w] = {CodeMatch::kEmpty, 1};
+      t[w] = {PieceMatch::kEmpty, 1, 0, 0};
       continue;
     }
     for (uint8_t k = 0; k < 7; ++k) {
-      const uint32_t mask = (1u << codes[k].bits) - 1;
-      if ((w & mask) == codes[k].value) t[w] = {k, codes[k].bits};
+      const bool has_promotion = promotion_bit && k != kGold;
+      for (uint8_t promoted = 0; promoted <= uint8_t(has_promotion); ++promoted) {
+        for (uint8_t white = 0; white <= 1; ++white) {
+          uint32_t code = codes[k].value;
+          int bits = codes[k].bits;
+          if (has_promotion && !colour_first) code |= uint32_t(promoted) << bits++;
+          code |= uint32_t(white) << bits++;
+          if (has_promotion && colour_first) code |= uint32_t(promoted) << bits++;
+          if ((w & ((1u << bits) - 1)) == code) t[w] = {k, uint8_t(bits), promoted, white};
+        }
+      }
     }
   }
   return t;
+}
+
+// The table's piece while 8 bits are left (the cursor moves past it), or a
+// kNoCode match: near the end, or bits that spell no piece, which the caller
+// reads bit by bit for the exact refusal.
+inline PieceMatch table_piece(BitReader& r, const std::array<PieceMatch, 256>& table) {
+  if (r.cursor() > POSITION_CODE_BITS - 8) return {};
+  const PieceMatch m = table[r.peek8()];
+  if (m.kind != PieceMatch::kNoCode) r.skip(m.bits);
+  return m;
 }
 
 }  // namespace manaka::shogi

@@ -43,18 +43,10 @@ Result<int> read_kind(BitReader& r, const Code (&codes)[HAND_KIND_NB], bool boar
   return bit_error(start, "the bits match no piece code");
 }
 
-constexpr auto kBoardTable = make_code_table(kBoardCode, true);
-constexpr auto kHandTable = make_code_table(kHandCode, false);
-
-// The kind the table reads while 8 bits are left (HAND_KIND_NB for an empty
-// square), or -1: then read_kind answers, bit by bit, with its message.
-inline int table_kind(BitReader& r, const std::array<CodeMatch, 256>& table) {
-  if (r.cursor() > POSITION_CODE_BITS - 8) return -1;
-  const CodeMatch m = table[r.peek8()];
-  if (m.kind == CodeMatch::kNoCode) return -1;
-  r.skip(m.bits);
-  return m.kind == CodeMatch::kEmpty ? int(HAND_KIND_NB) : int(m.kind);
-}
+// HuffmanCodedPos: on the board kind code, colour bit, promotion bit; in
+// hand the kind code and the colour bit.
+constexpr auto kBoardTable = make_piece_table(kBoardCode, true, true, true);
+constexpr auto kHandTable = make_piece_table(kHandCode, false, false, true);
 
 }  // namespace
 
@@ -123,26 +115,29 @@ Result<Position> decode_huffman_coded_pos(std::span<const uint8_t, HUFFMAN_CODED
   for (int yo = 0; yo < SQUARE_NB; ++yo) {
     if (yo == int(king[BLACK]) || yo == int(king[WHITE])) continue;
     const int start = r.cursor();
-    int hk = table_kind(r, kBoardTable);
-    if (hk < 0) {
+    const PieceMatch m = table_piece(r, kBoardTable);
+    int hk = m.kind == PieceMatch::kEmpty ? int(HAND_KIND_NB) : m.kind;
+    uint32_t white = m.white, promoted = m.promoted;
+    if (m.kind == PieceMatch::kNoCode) {
       MANAKA_ASSIGN_OR_RETURN(hk, read_kind(r, kBoardCode, true));
+      if (hk == HAND_KIND_NB) continue;
+      if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
+      if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
     }
     if (hk == HAND_KIND_NB) continue;
-    uint32_t white = 0, promoted = 0;
-    if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
-    if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
     const Kind base = KIND_OF_HAND[hk];
     setup.board[convert_square(yo)] = make_piece(Color(white), promoted ? PROMOTED[base] : base);
     ++seen[hk];
   }
   while (!r.exhausted()) {
     const int start = r.cursor();
-    int hk = table_kind(r, kHandTable);
-    if (hk < 0) {
+    const PieceMatch m = table_piece(r, kHandTable);
+    int hk = m.kind;
+    uint32_t white = m.white;
+    if (m.kind == PieceMatch::kNoCode) {
       MANAKA_ASSIGN_OR_RETURN(hk, read_kind(r, kHandCode, false));
+      if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
     }
-    uint32_t white = 0;
-    if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
     if (setup.hand[white][hk] < HAND_MAX[hk]) ++setup.hand[white][hk];
     ++seen[hk];
   }

@@ -45,18 +45,10 @@ constexpr PieceCode kHandCode[HAND_KIND_NB] = {
     {kBoardCode[0].value >> 1, 1}, {kBoardCode[1].value >> 1, 3}, {kBoardCode[2].value >> 1, 3},
     {kBoardCode[3].value >> 1, 3}, {kBoardCode[4].value >> 1, 4}, {kBoardCode[5].value >> 1, 5},
     {kBoardCode[6].value >> 1, 5}};
-constexpr auto kBoardTable = make_code_table(kBoardCode, true);
-constexpr auto kHandTable = make_code_table(kHandCode, false);
-
-// The kind the table reads while 8 bits are left (HAND_KIND_NB for an empty
-// square), or -1: then read_kind answers, bit by bit, with its message.
-inline int table_kind(BitReader& r, const std::array<CodeMatch, 256>& table) {
-  if (r.cursor() > kBits - 8) return -1;
-  const CodeMatch m = table[r.peek8()];
-  if (m.kind == CodeMatch::kNoCode) return -1;
-  r.skip(m.bits);
-  return m.kind == CodeMatch::kEmpty ? int(HAND_KIND_NB) : int(m.kind);
-}
+// PackedSfen: kind code, promotion bit, colour bit; in hand and box too
+// (a boxed piece is a hand piece marked promoted).
+constexpr auto kBoardTable = make_piece_table(kBoardCode, true, true, false);
+constexpr auto kHandTable = make_piece_table(kHandCode, false, true, false);
 
 }  // namespace
 
@@ -129,27 +121,30 @@ Result<Position> decode_packed_sfen(std::span<const uint8_t, PACKED_SFEN_LEN> by
   for (int yo = 0; yo < SQUARE_NB; ++yo) {
     if (yo == int(king[BLACK]) || yo == int(king[WHITE])) continue;
     const int start = r.cursor();
-    int hk = table_kind(r, kBoardTable);
-    if (hk < 0) {
+    const PieceMatch m = table_piece(r, kBoardTable);
+    int hk = m.kind == PieceMatch::kEmpty ? int(HAND_KIND_NB) : m.kind;
+    uint32_t promoted = m.promoted, white = m.white;
+    if (m.kind == PieceMatch::kNoCode) {
       MANAKA_ASSIGN_OR_RETURN(hk, read_kind(r, 0));
+      if (hk == HAND_KIND_NB) continue;
+      if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
+      if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
     }
     if (hk == HAND_KIND_NB) continue;
-    uint32_t promoted = 0, white = 0;
-    if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
-    if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
     const Kind base = KIND_OF_HAND[hk];
     setup.board[convert_square(yo)] = make_piece(Color(white), promoted ? PROMOTED[base] : base);
     ++seen[hk];
   }
   while (!r.exhausted()) {
     const int start = r.cursor();
-    int hk = table_kind(r, kHandTable);
-    if (hk < 0) {
+    const PieceMatch m = table_piece(r, kHandTable);
+    int hk = m.kind;
+    uint32_t promoted = m.promoted, white = m.white;
+    if (m.kind == PieceMatch::kNoCode) {
       MANAKA_ASSIGN_OR_RETURN(hk, read_kind(r, 1));
+      if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
+      if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
     }
-    uint32_t promoted = 0, white = 0;
-    if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
-    if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
     if (!promoted) {
       if (setup.hand[white][hk] < HAND_MAX[hk]) ++setup.hand[white][hk];
     } else if (white) {
