@@ -1,4 +1,5 @@
-"""MPK1 raw streams: reading as columnar numpy batches, writing, self-play writing.
+"""MPK1 raw streams: reading as columnar numpy batches, writing, self-play
+writing, and importing / exporting other tools' shogi data (docs/import.md).
 
 The format and its validation are C++ (``manaka._core``); a record that
 breaks a rule raises :class:`manaka.InvalidDataError` naming the file, the
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Iterator, Union
+from typing import Iterator, Optional, Sequence, Union
 
 import numpy as np
 
@@ -22,6 +23,8 @@ from manaka._core.stream import (
     SelfPlayWriter,
     Writer,
     _Reader,
+    _export,
+    _import,
     _inspect_json,
     quantize_policy,
     selfplay_header,
@@ -42,7 +45,59 @@ __all__ = [
     "quantize_policy",
     "validate",
     "inspect",
+    "import_from",
+    "export_to",
 ]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _paths(files: Union[PathLike, Sequence[PathLike]]) -> list:
+    if isinstance(files, (str, os.PathLike)):
+        files = [files]
+    return [os.fspath(p) for p in files]
+
+
+def import_from(
+    format: str,
+    files: Union[PathLike, Sequence[PathLike]],
+    output: PathLike,
+    *,
+    eval_coef: float,
+    mate_scale: int,
+    mate_slack: int = 0,
+    strict: bool = False,
+    overwrite: bool = False,
+    progress: bool = False,
+    threads: int = 0,
+) -> dict:
+    """What ``manaka stream import --from FORMAT`` does: YaneuraOu
+    PackedSfenValue (``"psv"``) or dlshogi ``"hcpe"`` / ``"hcpe3"`` files into
+    one MPK1 stream at ``output``. Returns the summary: ``positions``,
+    ``records_written``, ``refused`` (a count per reason), ``first_refusal``
+    (file, where, byte offset and detail per reason), ``header``, ... With
+    ``strict`` the first refused position raises :class:`manaka.InvalidDataError`."""
+    # Numbers go through unconverted: the native side checks type and range.
+    return json.loads(_import(str(format), _paths(files), os.fspath(output), eval_coef, mate_scale, mate_slack,
+                              bool(strict), bool(overwrite), bool(progress), threads))
+
+
+def export_to(
+    format: str,
+    streams: Union[PathLike, Sequence[PathLike]],
+    output: PathLike,
+    *,
+    eval_coef: Optional[float] = None,
+    strict: bool = False,
+    overwrite: bool = False,
+    progress: bool = False,
+) -> dict:
+    """What ``manaka stream export --to FORMAT`` does: MPK1 streams into one
+    ``"psv"`` or ``"hcpe"`` file, each record's best candidate as its move.
+    ``eval_coef`` turns value_q back into a score where a stream states none
+    and a record carries no cp. Returns the summary as a dict."""
+    return json.loads(_export(str(format), _paths(streams), os.fspath(output), eval_coef, bool(strict),
+                              bool(overwrite), bool(progress)))
 
 
 def inspect(path: Union[str, os.PathLike]) -> dict:

@@ -1,10 +1,14 @@
-// `manaka stream validate | inspect | dump`: MPK1 raw streams from the
-// command line.
+// `manaka stream validate | inspect | dump | import | export`: MPK1 raw
+// streams from the command line.
 //
 //   manaka stream validate FILE...        "FILE: ok, N records" or "FILE: <error>" per
 //                                         file; exit status 1 if any is invalid
 //   manaka stream inspect FILE [--json]   header, counts and distributions
 //   manaka stream dump FILE [--limit N]   one JSON object per record
+//   manaka stream import --from psv|hcpe|hcpe3 FILE... -o OUT.mpk --eval-coef C --mate-scale M
+//                                         other tools' shogi data -> MPK1 (docs/import.md)
+//   manaka stream export --to psv|hcpe STREAM... -o OUT
+//                                         MPK1 -> other tools' shogi data
 
 #include <cstdio>
 #include <memory>
@@ -21,7 +25,10 @@
 #include "shogi/pack.h"
 #include "shogi/position.h"
 #include "stream/inspect.h"
+#include "stream/export.h"
+#include "stream/import.h"
 #include "stream/reader.h"
+#include "teacher/score.h"
 
 namespace manaka::cli {
 
@@ -123,10 +130,86 @@ Status run_dump(const std::string& file, uint64_t limit) {
   return Status();
 }
 
+constexpr int kMaxThreadsAsked = 256;
+
+void add_import(CLI::App& parent) {
+  auto* sub = parent.add_subcommand("import", "YaneuraOu psv, dlshogi hcpe / hcpe3 files -> one MPK1 stream");
+  struct Args {
+    stream::ImportOptions o;
+    std::string from;
+    bool json = false, quiet = false;
+  };
+  auto a = std::make_shared<Args>();
+  sub->add_option("--from", a->from, "the files' format")->required()->check(CLI::IsMember({"psv", "hcpe", "hcpe3"}));
+  sub->add_option("FILE", a->o.inputs, "input files")->required();
+  sub->add_option("-o,--output", a->o.output, "MPK1 stream to write")->required();
+  sub->add_option("--eval-coef", a->o.eval_coef, "value_q = tanh(score / (2 * C)); stored as a float")
+      ->required()
+      ->transform(checks::number(stream::kMinEvalCoef, stream::kMaxEvalCoef, false, "a number of centipawns"));
+  sub->add_option("--mate-scale", a->o.mate_scale, "the score mates fold to (YaneuraOu 32000, dlshogi 30000)")
+      ->required()
+      ->transform(checks::integer(1, 32767));
+  sub->add_option("--mate-slack", a->o.mate_slack, "mates reach mate_scale - K (0: the default 320)")
+      ->capture_default_str()
+      ->transform(checks::integer(0, 65535));
+  sub->add_flag("--strict", a->o.strict, "stop at the first refused position, naming file, record and offset");
+  sub->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
+  sub->add_option("--threads", a->o.threads, "converting threads (0: one per hardware thread; 16 at most are used)")
+      ->capture_default_str()
+      ->transform(checks::integer(0, kMaxThreadsAsked));
+  sub->add_flag("--json", a->json, "print the summary as one JSON object");
+  sub->add_flag("-q,--quiet", a->quiet, "no progress line");
+  sub->callback([a] {
+    a->o.from = *stream::parse_source_format(a->from);
+    auto conv = teacher::Conventions::make(a->o.eval_coef, a->o.mate_scale, a->o.mate_slack);
+    exit_on_error(conv.status());
+    a->o.value_q = [c = *conv](int64_t cp) { return c.value_q(cp); };
+    a->o.progress = !a->quiet && !a->json;
+    auto summary = stream::import_stream(a->o);
+    exit_on_error(summary.status());
+    if (a->json) {
+      std::printf("%s\n", stream::import_summary_json(*summary).c_str());
+    } else {
+      std::fputs(stream::format_import_summary(*summary).c_str(), stdout);
+    }
+  });
+}
+
+void add_export(CLI::App& parent) {
+  auto* sub = parent.add_subcommand("export", "MPK1 streams -> YaneuraOu psv or dlshogi hcpe (the best move only)");
+  struct Args {
+    stream::ExportOptions o;
+    std::string to;
+    bool json = false, quiet = false;
+  };
+  auto a = std::make_shared<Args>();
+  sub->add_option("--to", a->to, "the format to write")->required()->check(CLI::IsMember({"psv", "hcpe"}));
+  sub->add_option("STREAM", a->o.inputs, "MPK1 streams, written one after another")->required();
+  sub->add_option("-o,--output", a->o.output, "file to write")->required();
+  sub->add_option("--eval-coef", a->o.eval_coef,
+                  "turns value_q back into a score where a stream has no eval_coef and a record no cp")
+      ->transform(checks::number(stream::kMinEvalCoef, stream::kMaxEvalCoef, false, "a number of centipawns"));
+  sub->add_flag("--strict", a->o.strict, "stop at the first record the format cannot hold");
+  sub->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
+  sub->add_flag("--json", a->json, "print the summary as one JSON object");
+  sub->add_flag("-q,--quiet", a->quiet, "no progress line");
+  sub->callback([a] {
+    a->o.to = *stream::parse_source_format(a->to);
+    a->o.progress = !a->quiet && !a->json;
+    auto summary = stream::export_stream(a->o);
+    exit_on_error(summary.status());
+    if (a->json) {
+      std::printf("%s\n", stream::export_summary_json(*summary).c_str());
+    } else {
+      std::fputs(stream::format_export_summary(*summary).c_str(), stdout);
+    }
+  });
+}
+
 }  // namespace
 
 void add_stream_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("stream", "MPK1 raw streams: validate, inspect, dump");
+  auto* cmd = app.add_subcommand("stream", "MPK1 raw streams: validate, inspect, dump, import, export");
   cmd->require_subcommand(1);
 
   {
@@ -172,6 +255,8 @@ void add_stream_command(CLI::App& app) {
     sub->add_option("-n,--limit", *limit, "stop after N records (0: all)")->transform(checks::unsigned_integer(0));
     sub->callback([file, limit] { exit_on_error(run_dump(*file, *limit)); });
   }
+  add_import(*cmd);
+  add_export(*cmd);
 }
 
 }  // namespace manaka::cli

@@ -17,13 +17,16 @@
 #include "python/errors.h"
 #include "python/numpy.h"
 #include "stream/batch.h"
+#include "stream/export.h"
 #include "stream/header.h"
+#include "stream/import.h"
 #include "stream/inspect.h"
 #include "stream/quantize.h"
 #include "stream/reader.h"
 #include "stream/selfplay_writer.h"
 #include "stream/validate.h"
 #include "stream/writer.h"
+#include "teacher/score.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -244,6 +247,53 @@ void bind_stream(nb::module_ m) {
         }
         return stream::stats_json(path, stats);
       }, "path"_a, "The statistics `manaka stream inspect --json` prints, as JSON text.");
+  // Numbers go through as handles so that the checks name the parameter.
+  m.def("_import", [](const std::string& from, const std::vector<std::string>& inputs, const std::string& output,
+                      nb::handle eval_coef, nb::handle mate_scale, nb::handle mate_slack, bool strict, bool overwrite,
+                      bool progress, nb::handle threads) {
+        stream::ImportOptions o;
+        o.from = unwrap(stream::parse_source_format(from));
+        o.inputs = inputs;
+        o.output = output;
+        o.eval_coef = number_arg(eval_coef, "eval_coef", stream::kMinEvalCoef, stream::kMaxEvalCoef, false,
+                                 "a number of centipawns");
+        o.mate_scale = static_cast<int>(int_arg(mate_scale, "mate_scale", 1, 32767));
+        o.mate_slack = static_cast<int>(int_arg(mate_slack, "mate_slack", 0, 65535));
+        o.threads = static_cast<int>(int_arg(threads, "threads", 0, kMaxThreadsAsked));
+        auto conv = unwrap(teacher::Conventions::make(o.eval_coef, o.mate_scale, o.mate_slack));
+        o.value_q = [conv](int64_t cp) { return conv.value_q(cp); };
+        o.strict = strict;
+        o.overwrite = overwrite;
+        o.progress = progress;
+        Result<stream::ImportSummary> s = Status::invalid("not run");
+        {
+          nb::gil_scoped_release release;
+          s = stream::import_stream(o);
+        }
+        return stream::import_summary_json(unwrap(std::move(s)));
+      }, "from_"_a, "inputs"_a, "output"_a, "eval_coef"_a.none(), "mate_scale"_a.none(), "mate_slack"_a.none() = 0,
+      "strict"_a = false, "overwrite"_a = false, "progress"_a = false, "threads"_a.none() = 0,
+      "psv / hcpe / hcpe3 files -> one MPK1 stream; the summary as JSON text.");
+  m.def("_export", [](const std::string& to, const std::vector<std::string>& inputs, const std::string& output,
+                      nb::handle eval_coef, bool strict, bool overwrite, bool progress) {
+        stream::ExportOptions o;
+        o.to = unwrap(stream::parse_source_format(to));
+        o.inputs = inputs;
+        o.output = output;
+        if (!eval_coef.is_none())
+          o.eval_coef = number_arg(eval_coef, "eval_coef", stream::kMinEvalCoef, stream::kMaxEvalCoef, false,
+                                   "a number of centipawns");
+        o.strict = strict;
+        o.overwrite = overwrite;
+        o.progress = progress;
+        Result<stream::ExportSummary> s = Status::invalid("not run");
+        {
+          nb::gil_scoped_release release;
+          s = stream::export_stream(o);
+        }
+        return stream::export_summary_json(unwrap(std::move(s)));
+      }, "to"_a, "inputs"_a, "output"_a, "eval_coef"_a.none() = nb::none(), "strict"_a = false,
+      "overwrite"_a = false, "progress"_a = false, "MPK1 streams -> psv / hcpe; the summary as JSON text.");
 }
 
 }  // namespace manaka::python

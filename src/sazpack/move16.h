@@ -22,6 +22,7 @@
 
 #include "core/status.h"
 #include "shogi/move.h"
+#include "shogi/yaneuraou_square.h"
 
 namespace manaka::sazpack {
 
@@ -59,8 +60,7 @@ struct Move16 {
   friend bool operator==(Move16, Move16) = default;
 };
 
-// YaneuraOu square <-> manaka (MPK1) square; the map is its own inverse.
-constexpr uint8_t convert_square(int sq) { return uint8_t((8 - sq / 9) * 9 + sq % 9); }
+using shogi::convert_square;  // shogi/yaneuraou_square.h
 
 namespace detail {
 

@@ -1,68 +1,23 @@
-#include "sazpack/packed_sfen.h"
+#include "shogi/packed_sfen.h"
 
 #include <cassert>
 #include <string>
 
-namespace manaka::sazpack {
+#include "shogi/bit_stream.h"
+#include "shogi/yaneuraou_square.h"
+
+namespace manaka::shogi {
 namespace {
 
-using namespace manaka::shogi;
-
-constexpr int kBits = int(kStemSize) * 8;  // 256
+constexpr int kBits = POSITION_CODE_BITS;  // 256
 
 // Board codes by hand kind (P L N S G B R): the value's bit 0 is written first.
-struct Code {
-  uint8_t value;
-  uint8_t bits;
-};
+using Code = PieceCode;
 constexpr Code kBoardCode[HAND_KIND_NB] = {{0x01, 2}, {0x03, 4}, {0x0b, 4}, {0x07, 4},
                                            {0x0f, 5}, {0x1f, 6}, {0x3f, 6}};
 constexpr bool has_promotion_bit(HandKind hk) { return hk != H_GOLD; }
 constexpr const char* kPluralName[HAND_KIND_NB] = {"pawns", "lances", "knights", "silvers",
                                                    "golds", "bishops", "rooks"};
-
-class BitWriter {
- public:
-  void put(uint32_t value, int bits) {
-    for (int i = 0; i < bits; ++i, ++cursor_) {
-      assert(cursor_ < kBits);
-      if (value >> i & 1) out_[cursor_ / 8] |= uint8_t(1u << (cursor_ % 8));
-    }
-  }
-  int cursor() const { return cursor_; }
-  const PackedSfen& bytes() const { return out_; }
-
- private:
-  PackedSfen out_{};
-  int cursor_ = 0;
-};
-
-class BitReader {
- public:
-  explicit BitReader(std::span<const uint8_t, kStemSize> in) : in_(in) {}
-  bool exhausted() const { return cursor_ >= kBits; }
-  int cursor() const { return cursor_; }
-  // false past bit 256.
-  bool get(uint32_t& bit) {
-    if (cursor_ >= kBits) return false;
-    bit = in_[cursor_ / 8] >> (cursor_ % 8) & 1;
-    ++cursor_;
-    return true;
-  }
-  bool get_n(int bits, uint32_t& value) {
-    value = 0;
-    for (int i = 0; i < bits; ++i) {
-      uint32_t b;
-      if (!get(b)) return false;
-      value |= b << i;
-    }
-    return true;
-  }
-
- private:
-  std::span<const uint8_t, kStemSize> in_;
-  int cursor_ = 0;
-};
 
 Status bit_error(int bit, const std::string& rule) {
   return Status::invalid("packed sfen bit " + std::to_string(bit) + ": " + rule);
@@ -85,6 +40,15 @@ Result<int> read_kind(BitReader& r, int shift) {
   }
   return bit_error(start, "the bits match no piece code");
 }
+
+constexpr PieceCode kHandCode[HAND_KIND_NB] = {
+    {kBoardCode[0].value >> 1, 1}, {kBoardCode[1].value >> 1, 3}, {kBoardCode[2].value >> 1, 3},
+    {kBoardCode[3].value >> 1, 3}, {kBoardCode[4].value >> 1, 4}, {kBoardCode[5].value >> 1, 5},
+    {kBoardCode[6].value >> 1, 5}};
+// PackedSfen: kind code, promotion bit, colour bit; in hand and box too
+// (a boxed piece is a hand piece marked promoted).
+constexpr auto kBoardTable = make_piece_table(kBoardCode, true, true, false);
+constexpr auto kHandTable = make_piece_table(kHandCode, false, true, false);
 
 }  // namespace
 
@@ -136,7 +100,7 @@ PackedSfen encode_packed_sfen(const Position& pos) {
   return w.bytes();
 }
 
-Result<Position> decode_packed_sfen(std::span<const uint8_t, kStemSize> bytes) {
+Result<Position> decode_packed_sfen(std::span<const uint8_t, PACKED_SFEN_LEN> bytes) {
   BitReader r(bytes);
   Setup setup;
   uint32_t side = 0, king[COLOR_NB] = {};
@@ -157,21 +121,30 @@ Result<Position> decode_packed_sfen(std::span<const uint8_t, kStemSize> bytes) {
   for (int yo = 0; yo < SQUARE_NB; ++yo) {
     if (yo == int(king[BLACK]) || yo == int(king[WHITE])) continue;
     const int start = r.cursor();
-    MANAKA_ASSIGN_OR_RETURN(int hk, read_kind(r, 0));
+    const PieceMatch m = table_piece(r, kBoardTable);
+    int hk = m.kind == PieceMatch::kEmpty ? int(HAND_KIND_NB) : m.kind;
+    uint32_t promoted = m.promoted, white = m.white;
+    if (m.kind == PieceMatch::kNoCode) {
+      MANAKA_ASSIGN_OR_RETURN(hk, read_kind(r, 0));
+      if (hk == HAND_KIND_NB) continue;
+      if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
+      if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
+    }
     if (hk == HAND_KIND_NB) continue;
-    uint32_t promoted = 0, white = 0;
-    if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
-    if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
     const Kind base = KIND_OF_HAND[hk];
     setup.board[convert_square(yo)] = make_piece(Color(white), promoted ? PROMOTED[base] : base);
     ++seen[hk];
   }
   while (!r.exhausted()) {
     const int start = r.cursor();
-    MANAKA_ASSIGN_OR_RETURN(int hk, read_kind(r, 1));
-    uint32_t promoted = 0, white = 0;
-    if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
-    if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
+    const PieceMatch m = table_piece(r, kHandTable);
+    int hk = m.kind;
+    uint32_t promoted = m.promoted, white = m.white;
+    if (m.kind == PieceMatch::kNoCode) {
+      MANAKA_ASSIGN_OR_RETURN(hk, read_kind(r, 1));
+      if (has_promotion_bit(HandKind(hk)) && !r.get(promoted)) return bit_error(start, "a piece runs past bit 256");
+      if (!r.get(white)) return bit_error(start, "a piece runs past bit 256");
+    }
     if (!promoted) {
       if (setup.hand[white][hk] < HAND_MAX[hk]) ++setup.hand[white][hk];
     } else if (white) {
@@ -194,4 +167,4 @@ Result<Position> decode_packed_sfen(std::span<const uint8_t, kStemSize> bytes) {
   return pos;
 }
 
-}  // namespace manaka::sazpack
+}  // namespace manaka::shogi

@@ -1,0 +1,239 @@
+"""manaka.stream.import_from / export_to against cshogi 1.1.0.
+
+Records are written with cshogi's own dtypes (PackedSfenValue,
+HuffmanCodedPosAndEval) and encoders (Board.to_psfen, Board.to_hcp, move16,
+move16_to_psv) from random legal playouts; hcpe3 is laid out with numpy as
+dlshogi's tools write it. Importing must give back cshogi's boards, moves,
+scores, results and visits; exporting what was imported must give back the
+bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+from typing import Iterator, List, Tuple
+
+import cshogi
+import numpy as np
+import pytest
+
+from manaka import InvalidDataError, shogi, stream
+
+N = 3000
+EVAL_COEF = 600.0
+
+
+def playouts(seed: int, target: int) -> Iterator[Tuple[cshogi.Board, int]]:
+    """(board, a legal move of it) along random legal games."""
+    rng = random.Random(seed)
+    seen = 0
+    while seen < target:
+        board = cshogi.Board()
+        for _ in range(rng.randint(20, 200)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            drops = [m for m in moves if cshogi.move_is_drop(m)]
+            move = rng.choice(drops if drops and rng.random() < 0.3 else moves)
+            yield board, move
+            seen += 1
+            if seen >= target:
+                return
+            board.push(move)
+
+
+def without_move_number(sfen: str) -> str:
+    return sfen.rsplit(" ", 1)[0]
+
+
+def read_all(path: Path) -> stream.Batch:
+    batches = list(stream.read_batches(str(path), 1 << 20))
+    assert len(batches) == 1
+    return batches[0]
+
+
+def sfen_of(packed: np.ndarray) -> str:
+    return without_move_number(shogi.Board.unpack(packed.tobytes()).sfen())
+
+
+def test_psv_decodes_to_cshogis_boards_and_moves(tmp_path: Path) -> None:
+    rng = random.Random(1)
+    recs = np.zeros(N, cshogi.PackedSfenValue)
+    expected: List[Tuple[str, str]] = []
+    for i, (board, move) in enumerate(playouts(seed=20261201, target=N)):
+        board.to_psfen(recs[i : i + 1]["sfen"])
+        recs[i]["score"] = rng.randint(-3000, 3000)
+        recs[i]["move"] = cshogi.move16_to_psv(cshogi.move16(move))
+        recs[i]["gamePly"] = board.move_number
+        recs[i]["game_result"] = rng.choice([-1, 0, 1])
+        expected.append((without_move_number(board.sfen()), cshogi.move_to_usi(move)))
+    src = tmp_path / "a.psv"
+    recs.tofile(src)
+    summary = stream.import_from("psv", src, tmp_path / "a.mpk", eval_coef=EVAL_COEF, mate_scale=32000, threads=2)
+    assert summary["records_written"] == N and summary["refused_total"] == 0
+    assert summary["header"]["policy_source"] == 1
+    b = read_all(tmp_path / "a.mpk")
+    assert (b.cand_offsets == np.arange(N + 1)).all()
+    for i, (sfen, usi) in enumerate(expected):
+        assert sfen_of(b.packed[i]) == sfen
+        assert shogi.move16_to_usi(int(b.mv[i])) == usi
+    assert (b.cp == recs["score"]).all()
+    assert (b.ply == recs["gamePly"]).all()
+    assert (b.value_z == recs["game_result"]).all()
+    np.testing.assert_allclose(b.value_q, np.tanh(recs["score"] / (2 * EVAL_COEF)), atol=1e-6)
+    # Export is the identity on what psv holds.
+    stream.export_to("psv", tmp_path / "a.mpk", tmp_path / "back.psv")
+    assert (tmp_path / "back.psv").read_bytes() == src.read_bytes()
+
+
+def test_hcpe_decodes_to_cshogis_boards_and_moves(tmp_path: Path) -> None:
+    rng = random.Random(2)
+    recs = np.zeros(N, cshogi.HuffmanCodedPosAndEval)
+    expected: List[Tuple[str, str, int]] = []
+    for i, (board, move) in enumerate(playouts(seed=20261202, target=N)):
+        board.to_hcp(recs[i : i + 1]["hcp"])
+        recs[i]["eval"] = rng.randint(-29000, 29000)
+        recs[i]["bestMove16"] = cshogi.move16(move)
+        result = rng.choice([cshogi.DRAW, cshogi.BLACK_WIN, cshogi.WHITE_WIN])
+        recs[i]["gameResult"] = result
+        z = 0 if result == cshogi.DRAW else (1 if (result == cshogi.BLACK_WIN) == (board.turn == cshogi.BLACK) else -1)
+        expected.append((without_move_number(board.sfen()), cshogi.move_to_usi(move), z))
+    src = tmp_path / "a.hcpe"
+    recs.tofile(src)
+    summary = stream.import_from("hcpe", [src], tmp_path / "a.mpk", eval_coef=756.0865, mate_scale=30000)
+    assert summary["records_written"] == N and summary["refused_total"] == 0
+    b = read_all(tmp_path / "a.mpk")
+    for i, (sfen, usi, z) in enumerate(expected):
+        assert sfen_of(b.packed[i]) == sfen
+        assert shogi.move16_to_usi(int(b.mv[i])) == usi
+        assert b.value_z[i] == z
+    assert (b.cp == recs["eval"]).all()
+    stream.export_to("hcpe", tmp_path / "a.mpk", tmp_path / "back.hcpe")
+    assert (tmp_path / "back.hcpe").read_bytes() == src.read_bytes()
+
+
+HCPE3_HEADER = np.dtype([("hcp", np.uint8, 32), ("moveNum", np.uint16), ("result", np.uint8), ("opponent", np.uint8)])
+HCPE3_MOVE = np.dtype([("selectedMove16", np.uint16), ("eval", np.int16), ("candidateNum", np.uint16)])
+HCPE3_VISITS = np.dtype([("move16", np.uint16), ("visitNum", np.uint16)])
+
+
+def write_hcpe3(path: Path, games: int, seed: int) -> list:
+    """Random games as dlshogi lays hcpe3 out; returns per searched position
+    (sfen, [(usi, visits)], eval, value_z)."""
+    rng = random.Random(seed)
+    expected = []
+    with open(path, "wb") as f:
+        for _ in range(games):
+            board = cshogi.Board()
+            header = np.zeros(1, HCPE3_HEADER)
+            board.to_hcp(header["hcp"])
+            winner = rng.choice([cshogi.DRAW, cshogi.BLACK_WIN, cshogi.WHITE_WIN])
+            header["result"] = winner | rng.choice([0, 0x04, 0x08, 0x10])
+            header["opponent"] = rng.randint(0, 2)
+            body = []
+            for _ in range(rng.randint(1, 120)):
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                selected = rng.choice(moves)
+                ev = rng.randint(-5000, 5000)
+                searched = rng.random() < 0.9  # dlshogi leaves book moves unsearched
+                cands = rng.sample(moves, rng.randint(1, min(len(moves), 30))) if searched else []
+                visits = [rng.randint(1, 65535) for _ in cands]
+                info = np.zeros(1, HCPE3_MOVE)
+                info["selectedMove16"] = cshogi.move16(selected)
+                info["eval"] = ev
+                info["candidateNum"] = len(cands)
+                mv = np.zeros(len(cands), HCPE3_VISITS)
+                mv["move16"] = [cshogi.move16(m) for m in cands]
+                mv["visitNum"] = visits
+                body += [info.tobytes(), mv.tobytes()]
+                if cands:
+                    z = 0 if winner == cshogi.DRAW else (
+                        1 if (winner == cshogi.BLACK_WIN) == (board.turn == cshogi.BLACK) else -1)
+                    expected.append((without_move_number(board.sfen()),
+                                     [(cshogi.move_to_usi(m), v) for m, v in zip(cands, visits)], ev, z))
+                board.push(selected)
+            header["moveNum"] = len(body) // 2
+            f.write(header.tobytes())
+            f.write(b"".join(body))
+    return expected
+
+
+def test_hcpe3_reads_back_the_same_candidates_and_visits(tmp_path: Path) -> None:
+    expected = write_hcpe3(tmp_path / "a.hcpe3", games=60, seed=3)
+    summary = stream.import_from("hcpe3", tmp_path / "a.hcpe3", tmp_path / "a.mpk", eval_coef=756.0865,
+                                 mate_scale=30000, threads=3)
+    assert summary["games"] == 60
+    assert summary["records_written"] == len(expected) and summary["refused_total"] == 0
+    assert summary["header"]["policy_source"] == 0
+    b = read_all(tmp_path / "a.mpk")
+    for i, (sfen, cands, ev, z) in enumerate(expected):
+        assert sfen_of(b.packed[i]) == sfen
+        lo, hi = b.cand_offsets[i], b.cand_offsets[i + 1]
+        got = [(shogi.move16_to_usi(int(m)), int(v)) for m, v in zip(b.mv[lo:hi], b.visits[lo:hi])]
+        assert got == cands
+        assert (b.cp[lo:hi] == stream.NO_CP).all()
+        assert b.value_z[i] == z
+        assert math.isclose(b.value_q[i], math.tanh(ev / (2 * 756.0865)), abs_tol=1e-6)
+
+
+def test_refusals_are_counted_by_reason_and_strict_stops(tmp_path: Path) -> None:
+    recs = np.zeros(3, cshogi.PackedSfenValue)
+    board = cshogi.Board()
+    for i in range(3):
+        board.to_psfen(recs[i : i + 1]["sfen"])
+    recs["move"] = cshogi.move16_to_psv(cshogi.move16(board.move_from_usi("7g7f")))
+    recs[1]["game_result"] = 5
+    recs[2]["sfen"] = 0xFF
+    src = tmp_path / "bad.psv"
+    recs.tofile(src)
+    summary = stream.import_from("psv", src, tmp_path / "bad.mpk", eval_coef=600, mate_scale=32000)
+    assert summary["records_written"] == 1
+    assert summary["refused"]["out_of_range"] == 1 and summary["refused"]["bad_position"] == 1
+    assert summary["first_refusal"]["out_of_range"]["where"] == "record 1"
+    assert summary["first_refusal"]["out_of_range"]["offset"] == 40
+    with pytest.raises(InvalidDataError, match=r"bad\.psv: record 1 at byte 40: refused \(out_of_range"):
+        stream.import_from("psv", src, tmp_path / "strict.mpk", eval_coef=600, mate_scale=32000, strict=True)
+    assert not (tmp_path / "strict.mpk").exists()
+    with pytest.raises(ValueError, match="eval_coef"):
+        stream.import_from("psv", src, tmp_path / "c.mpk", eval_coef=0.5, mate_scale=32000)
+
+
+def test_export_of_a_visit_stream_keeps_the_most_visited_move(tmp_path: Path) -> None:
+    write_hcpe3(tmp_path / "a.hcpe3", games=5, seed=4)
+    stream.import_from("hcpe3", tmp_path / "a.hcpe3", tmp_path / "a.mpk", eval_coef=756.0865, mate_scale=30000)
+    summary = stream.export_to("psv", tmp_path / "a.mpk", tmp_path / "a.psv")
+    b = read_all(tmp_path / "a.mpk")
+    recs = np.fromfile(tmp_path / "a.psv", cshogi.PackedSfenValue)
+    assert summary["records_written"] == len(recs) == len(b)
+    assert summary["scores_from_value_q"] == len(recs)
+    board = cshogi.Board()
+    for i in range(len(recs)):
+        board.set_psfen(recs[i]["sfen"])
+        assert without_move_number(board.sfen()) == sfen_of(b.packed[i])
+        lo, hi = b.cand_offsets[i], b.cand_offsets[i + 1]
+        best = int(b.mv[lo + int(np.argmax(b.visits[lo:hi]))])
+        assert cshogi.move_to_usi(board.move_from_psv(int(recs[i]["move"]))) == shogi.move16_to_usi(best)
+        # value_q turned back into centipawns with the header's eval_coef.
+        assert abs(math.tanh(int(recs[i]["score"]) / (2 * 756.0865)) - b.value_q[i]) < 1e-3
+
+
+def test_hcpe_cannot_hold_a_handicap_and_says_so(tmp_path: Path) -> None:
+    recs = np.zeros(2, cshogi.PackedSfenValue)
+    for i, sfen in enumerate(["lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+                              "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"]):  # White gave up two
+        board = cshogi.Board(sfen)
+        board.to_psfen(recs[i : i + 1]["sfen"])
+        recs[i]["move"] = cshogi.move16_to_psv(cshogi.move16(next(iter(board.legal_moves))))
+    recs.tofile(tmp_path / "h.psv")
+    stream.import_from("psv", tmp_path / "h.psv", tmp_path / "h.mpk", eval_coef=600, mate_scale=32000)
+    summary = stream.export_to("hcpe", tmp_path / "h.mpk", tmp_path / "h.hcpe")
+    assert summary["records_written"] == 1 and summary["refused"] == 1
+    assert "record 1: huffman coded pos: the position has 1 bishops" in summary["first_refusal"]
+    assert len(np.fromfile(tmp_path / "h.hcpe", cshogi.HuffmanCodedPosAndEval)) == 1
+    with pytest.raises(InvalidDataError, match="no handicaps"):
+        stream.export_to("hcpe", tmp_path / "h.mpk", tmp_path / "strict.hcpe", strict=True)
+    assert not (tmp_path / "strict.hcpe").exists()
