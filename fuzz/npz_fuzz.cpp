@@ -15,7 +15,7 @@
 #include <span>
 #include <string>
 
-#include "corpus/chess_shard.h"
+#include "chess_shard/chess_shard.h"
 #include "npz/npz_reader.h"
 
 namespace {

@@ -14,7 +14,7 @@
 #include "core/task_thread.h"
 #include "chess/move_index.h"
 #include "core/uniform.h"
-#include "corpus/chess_shard.h"
+#include "chess_shard/chess_shard.h"
 
 namespace manaka::corpus {
 

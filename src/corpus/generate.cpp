@@ -18,7 +18,7 @@
 #include "core/progress.h"
 #include "core/task_thread.h"
 #include "core/text.h"
-#include "corpus/chess_shard.h"
+#include "chess_shard/chess_shard.h"
 #include "corpus/game.h"
 #include "corpus/manifest.h"
 #include "corpus/pgn_text.h"

@@ -9,7 +9,7 @@
 
 #include "core/file.h"
 #include "core/text.h"
-#include "corpus/chess_shard.h"
+#include "chess_shard/chess_shard.h"
 
 namespace manaka::corpus {
 

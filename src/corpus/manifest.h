@@ -54,7 +54,7 @@ struct Manifest {
 Result<Manifest> read_manifest(const std::string& dir);
 Status write_manifest(const std::string& dir, const Manifest& manifest);
 
-// "games_000012.pgn", beside shard_000012.npz (corpus/chess_shard.h).
+// "games_000012.pgn", beside shard_000012.npz (chess_shard/chess_shard.h).
 std::string pgn_file_name(uint64_t index);
 
 }  // namespace manaka::corpus

@@ -20,7 +20,7 @@
 #include "core/default_init.h"
 #include "core/text.h"
 #include "corpus/batch_loader.h"
-#include "corpus/chess_shard.h"
+#include "chess_shard/chess_shard.h"
 #include "corpus/shard_summary.h"
 #include "python/bindings.h"
 #include "python/errors.h"

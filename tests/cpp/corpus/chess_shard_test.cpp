@@ -6,7 +6,7 @@
 #include <array>
 #include <fstream>
 
-#include "corpus/chess_shard.h"
+#include "chess_shard/chess_shard.h"
 #include "corpus_fixture.h"
 #include "npz/npz_writer.h"
 

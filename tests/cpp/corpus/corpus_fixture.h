@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "corpus/chess_shard.h"
+#include "chess_shard/chess_shard.h"
 
 namespace manaka::corpus::testing {
 

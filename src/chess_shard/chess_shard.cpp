@@ -1,4 +1,4 @@
-#include "corpus/chess_shard.h"
+#include "chess_shard/chess_shard.h"
 
 #include <algorithm>
 #include <array>
