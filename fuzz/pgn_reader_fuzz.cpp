@@ -1,6 +1,6 @@
 // libFuzzer target: arbitrary bytes through the PGN reader, from memory.
 // Beyond never crashing, every game it yields must replay legally from its
-// starting position, each move's SAN must read back to the move, and every
+// starting position (null moves, MOVE_NONE, only where not in check), each move's SAN must read back to the move, and every
 // call to next() must consume input (the reader ends within as many games as
 // there are bytes, refused games included).
 //
@@ -35,6 +35,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check(game.moves.size() <= PGN_MAX_PLIES && game.tags.size() <= PGN_MAX_TAGS);
     Position pos = game.start;
     for (Move m : game.moves) {
+      if (m == MOVE_NONE) {  // a null move: never in check (the reader refuses that game)
+        check(!pos.in_check() && after_null_move(pos).ok());
+        play_mainline_move(pos, m);
+        continue;
+      }
       check(pos.is_legal(m));
       auto back = parse_san(pos, to_san(pos, m));
       check(back.ok() && *back == m);
