@@ -50,6 +50,7 @@ struct PackOptions {
   std::string spool_dir;                      // --buckets only; "" = the prefix's directory
   bool overwrite = false;                     // replace an existing set of this prefix
   bool progress = true;                       // progress lines on stderr
+  unsigned threads = 0;                       // shards encoded at once; 0 = the core count
 };
 
 struct PackSummary {

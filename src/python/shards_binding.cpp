@@ -104,7 +104,7 @@ void bind_shards(nb::module_ m) {
 
   m.def("pack", [](const std::vector<std::string>& streams, const std::string& prefix, nb::handle temperature,
                    nb::handle seed, nb::handle rows_per_shard, nb::handle buckets, const std::string& spool_dir,
-                   bool progress, bool overwrite) {
+                   bool progress, bool overwrite, nb::handle threads) {
         fold::PackOptions o;
         o.prefix = prefix;
         o.temperature = number_arg(temperature, "temperature", 0.0, DBL_MAX, true, "a number of centipawns");
@@ -114,6 +114,7 @@ void bind_shards(nb::module_ m) {
         o.spool_dir = spool_dir;
         o.progress = progress;
         o.overwrite = overwrite;
+        if (!threads.is_none()) o.threads = static_cast<unsigned>(uint_arg(threads, "threads", 1, 1024));
         fold::PackSummary s;
         {
           nb::gil_scoped_release release;
@@ -122,7 +123,7 @@ void bind_shards(nb::module_ m) {
         return summary_to_dict(s);
       }, "streams"_a, "prefix"_a, "temperature"_a.none() = fold::kDefaultTemperature, "seed"_a.none() = 0,
       "rows_per_shard"_a.none() = shard::kDefaultRowsPerShard, "buckets"_a.none() = 0u, "spool_dir"_a = "",
-      "progress"_a = false, "overwrite"_a = false);
+      "progress"_a = false, "overwrite"_a = false, "threads"_a.none() = nb::none());
 
   m.def("check_sets", [](const std::vector<std::string>& paths, bool require_complete) {
         Status st;

@@ -54,6 +54,35 @@ def test_pack_then_read_back_matches_pyarrow(tmp_path):
     assert weights[start] == 30
 
 
+def test_thread_count_does_not_change_the_shards(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = selfplay_stream(tmp_path / "sp.mpk", games=60)
+    in_memory = []
+    for buckets in (0, 3):
+        one = shards.pack([str(src)], str(tmp_path / f"one{buckets}" / "s"), seed=4, rows_per_shard=150,
+                          buckets=buckets, threads=1)
+        three = shards.pack([str(src)], str(tmp_path / f"three{buckets}" / "s"), seed=4, rows_per_shard=150,
+                            buckets=buckets, threads=3)
+        assert len(one["shards"]) == len(three["shards"]) >= 3
+        for a, b in zip(one["shards"], three["shards"]):
+            assert Path(a).read_bytes() == Path(b).read_bytes()
+        if buckets == 0:
+            in_memory = [Path(p).read_bytes() for p in one["shards"]]
+        assert {k: v for k, v in one.items() if k not in ("shards", "seconds")} == \
+            {k: v for k, v in three.items() if k not in ("shards", "seconds")}
+    manaka = str(Path(sys.executable).with_name("manaka"))
+    run = subprocess.run([manaka, "pack", str(src), "-o", str(tmp_path / "cli" / "s"), "--seed", "4",
+                          "--rows-per-shard", "150", "--threads", "2", "-q"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    cli = sorted((tmp_path / "cli").glob("s-*.parquet"))
+    assert [p.read_bytes() for p in cli] == in_memory
+    with pytest.raises(ValueError, match="threads"):
+        shards.pack([str(src)], str(tmp_path / "bad" / "s"), threads=0)
+
+
 def test_epochs_reshuffle_the_shard_order(tmp_path):
     src = selfplay_stream(tmp_path / "sp.mpk", games=60)
     shards.pack([str(src)], str(tmp_path / "s"), seed=1, rows_per_shard=50)
