@@ -3,6 +3,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
 #include <cfloat>
@@ -18,6 +19,7 @@
 #include "shard/inspect.h"
 #include "shard/shard_reader.h"
 #include "shard/shard_set.h"
+#include "shard/shard_stream.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -101,6 +103,27 @@ void bind_shards(nb::module_ m) {
              }
              return batch_to_dict(std::move(batch), cols);
            }, "group"_a.none(), "columns"_a = nb::none());
+
+  nb::class_<shard::ShardStream>(m, "_ShardStream")
+      .def_static("open", [](const std::vector<std::string>& paths, std::optional<std::vector<std::string>> names,
+                             nb::handle threads) {
+             shard::ShardStreamOptions o;
+             o.columns = columns_of(names);
+             if (!threads.is_none()) o.threads = static_cast<unsigned>(uint_arg(threads, "threads", 1, 1024));
+             return unwrap(shard::ShardStream::open(paths, o));
+           }, "paths"_a, "columns"_a = nb::none(), "threads"_a.none() = nb::none(),
+           "Every row group of the shards in order, decoded ahead on `threads` threads (default: the core count).")
+      .def_prop_ro("threads", &shard::ShardStream::threads)
+      .def("next", [](shard::ShardStream& s) -> std::optional<nb::dict> {
+             shard::ShardBatch batch;
+             bool more;
+             {
+               nb::gil_scoped_release release;
+               more = unwrap(s.next(batch));
+             }
+             if (!more) return std::nullopt;
+             return batch_to_dict(std::move(batch), s.columns());
+           }, "The next row group's columns as a dict of numpy arrays, or None after the last.");
 
   m.def("pack", [](const std::vector<std::string>& streams, const std::string& prefix, nb::handle temperature,
                    nb::handle seed, nb::handle rows_per_shard, nb::handle buckets, const std::string& spool_dir,

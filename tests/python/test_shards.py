@@ -3,6 +3,7 @@
 import random
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -81,6 +82,30 @@ def test_thread_count_does_not_change_the_shards(tmp_path):
     assert [p.read_bytes() for p in cli] == in_memory
     with pytest.raises(ValueError, match="threads"):
         shards.pack([str(src)], str(tmp_path / "bad" / "s"), threads=0)
+
+
+def test_iter_batches_reads_ahead_on_threads_and_matches_pyarrow(tmp_path):
+    src = selfplay_stream(tmp_path / "sp.mpk", games=80)
+    shards.pack([str(src)], str(tmp_path / "s"), seed=6, rows_per_shard=300)
+    paths = shards.list_shards(tmp_path)
+    assert len(paths) >= 3
+    # The oracle: pyarrow's own reader, shard after shard in the epoch's order.
+    order = shards.epoch_order(paths, seed=2, epoch=1)
+    table = pa.concat_tables([pq.read_table(p) for p in order])
+    for threads in (1, 3):
+        got = list(shards.iter_batches(tmp_path, seed=2, epoch=1, threads=threads))
+        assert sum(len(b) for b in got) == table.num_rows
+        assert np.concatenate([b.packed for b in got]).tobytes() == b"".join(table.column("packed").to_pylist())
+        assert np.concatenate([b.weight for b in got]).tolist() == table.column("weight").to_pylist()
+        mv = [c["mv"] for row in table.column("candidates").to_pylist() for c in row]
+        assert np.concatenate([b.mv for b in got]).tolist() == mv
+        lengths = [len(row) for row in table.column("candidates").to_pylist()]
+        assert np.concatenate([np.diff(b.cand_offsets) for b in got]).tolist() == lengths
+    # Columns not asked for are not read.
+    only = list(shards.iter_batches(tmp_path, shuffle=False, columns=["ply"], threads=2))
+    assert all(b.packed is None and b.prob is None and b.ply is not None for b in only)
+    with pytest.raises(ValueError, match="threads"):
+        next(shards.iter_batches(tmp_path, threads=0))
 
 
 def test_epochs_reshuffle_the_shard_order(tmp_path):
