@@ -149,6 +149,7 @@ Status load_spool(PackContext& ctx, const TempDir& dir, uint32_t j, uint64_t exp
                   std::atomic<uint32_t>& users, LoadedSpool& out) {
   const bool with_cp = ctx.inputs.header.policy_source == stream::PolicySource::Cp;
   const std::string path = spool_name(dir, 'b', j, "rows");
+  MappedVector<uint8_t>().swap(out.bytes);  // the last spool goes before this one comes: one at a time
   MANAKA_ASSIGN_OR_RETURN(out.bytes, read_file(path));
   if (users.fetch_sub(1) == 1) {
     std::error_code ec;
