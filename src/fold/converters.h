@@ -3,7 +3,6 @@
 
 #include <functional>
 #include <memory>
-#include <mutex>
 
 #include "core/progress.h"
 #include "core/status.h"
@@ -27,12 +26,6 @@ struct PackContext {
   // Opens the shard set once the fold knows how many rows it will write:
   // every footer carries the set's size and identity (shard/shard_set.h).
   Status open_output(uint64_t rows);
-
-  // Writes one row and counts it.
-  Status write(const shard::Row& row) {
-    count(row, summary);
-    return writer->append(row);
-  }
 
   // The tallies a row adds (rows_out, folded_rows, folded_records).
   static void count(const shard::Row& row, PackSummary& tally) {

@@ -1,7 +1,6 @@
 #include "fold/pack.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -91,7 +90,6 @@ unsigned PackContext::threads() const {
 Status PackContext::write_shards(Progress* progress,
                                  const std::function<Status(shard::ShardSink&, PackSummary&)>& fill) {
   std::mutex mu;  // the summary's tallies and the progress line
-  std::atomic<uint64_t> rows{0};
   return writer->write_shards(threads(), [&](shard::ShardSink& sink) {
     PackSummary tally;
     Status st = fill(sink, tally);
@@ -99,8 +97,7 @@ Status PackContext::write_shards(Progress* progress,
     summary.rows_out += tally.rows_out;
     summary.folded_rows += tally.folded_rows;
     summary.folded_records += tally.folded_records;
-    rows += tally.rows_out;
-    if (progress) progress->update(static_cast<uint64_t>(writer->bytes()), rows.load());
+    if (progress) progress->update(static_cast<uint64_t>(writer->bytes()), summary.rows_out);
     return st;
   });
 }
