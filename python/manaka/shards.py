@@ -21,7 +21,7 @@ import numpy as np
 
 from manaka._core._checks import at_least as _at_least
 from manaka._core._checks import seed as _seed
-from manaka._core.shards import _ShardReader, check_sets, inspect, overlap, pack
+from manaka._core.shards import _ShardReader, _ShardStream, check_sets, inspect, overlap, pack
 
 __all__ = ["ShardBatch", "ShardFile", "list_shards", "iter_batches", "pack", "inspect", "overlap", "check_sets", "NULL_CP"]
 
@@ -107,18 +107,25 @@ def epoch_order(paths: Sequence[str], seed: int, epoch: int) -> list[str]:
 
 def iter_batches(source: Source, *, epoch: int = 0, seed: int = 0, shuffle: bool = True,
                  columns: Optional[Sequence[str]] = None,
-                 require_complete: bool = True) -> Iterator[ShardBatch]:
+                 require_complete: bool = True, threads: Optional[int] = None) -> Iterator[ShardBatch]:
     """Every row group of every shard, shard order reshuffled per epoch.
 
     Rows inside a shard were already shuffled by ``pack``; reshuffling the
     shard order each epoch keeps epochs from replaying the same sequence.
     ``seed`` (0..2^64 - 1) and ``epoch`` (0 or more) are checked at the call.
+
+    Row groups are decoded ahead of the caller on ``threads`` threads
+    (default: the core count), several of one shard at once, and handed out
+    in order: the batches are the same for any thread count. Only the
+    ``columns`` asked for are decoded.
     """
     seed, epoch = _seed(seed), _at_least(epoch, "epoch", 0)
 
     def batches() -> Iterator[ShardBatch]:
         paths = list_shards(source, require_complete=require_complete)
-        for path in epoch_order(paths, seed, epoch) if shuffle else paths:
-            yield from ShardFile(path).batches(columns)
+        order = epoch_order(paths, seed, epoch) if shuffle else paths
+        reader = _ShardStream.open(order, list(columns) if columns else None, threads)
+        while (batch := reader.next()) is not None:
+            yield ShardBatch(**batch)
 
     return batches()

@@ -1,8 +1,10 @@
 // The two ways pack() folds and shuffles (fold/pack.h); private to fold.
 #pragma once
 
+#include <functional>
 #include <memory>
 
+#include "core/progress.h"
 #include "core/status.h"
 #include "fold/input.h"
 #include "fold/pack.h"
@@ -25,15 +27,22 @@ struct PackContext {
   // every footer carries the set's size and identity (shard/shard_set.h).
   Status open_output(uint64_t rows);
 
-  // Writes one row and counts it.
-  Status write(const shard::Row& row) {
-    summary.rows_out += 1;
+  // The tallies a row adds (rows_out, folded_rows, folded_records).
+  static void count(const shard::Row& row, PackSummary& tally) {
+    tally.rows_out += 1;
     if (row.weight > 1) {
-      summary.folded_rows += 1;
-      summary.folded_records += row.weight;
+      tally.folded_rows += 1;
+      tally.folded_records += row.weight;
     }
-    return writer->append(row);
   }
+
+  // The shards' writing threads: --threads, or the core count for 0.
+  unsigned threads() const;
+
+  // Runs the writer's write_shards with `fill`, each shard's rows counted
+  // into the summary; `progress` (may be null) follows the bytes written.
+  Status write_shards(Progress* progress,
+                      const std::function<Status(shard::ShardSink& sink, PackSummary& tally)>& fill);
 };
 
 Status pack_in_memory(PackContext& ctx);

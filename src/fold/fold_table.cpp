@@ -14,8 +14,7 @@ constexpr uint64_t kMaxIds = UINT32_MAX - 1;  // ids fit u32 with one value spar
 }  // namespace
 
 FoldTable::FoldTable(stream::PolicySource source)
-    : source_(source), index_(kMinIndexSlots, 0), index_mask_(kMinIndexSlots - 1),
-      slot_(size_t{1} << 16, -1) {}
+    : source_(source), index_(kMinIndexSlots, 0), index_mask_(kMinIndexSlots - 1) {}
 
 void FoldTable::reserve(uint64_t records, uint64_t candidates) {
   records = std::min<uint64_t>(records, kMaxIds);
@@ -121,7 +120,7 @@ void FoldTable::join_group(const Pending& p) {
   grp.sum_q += static_cast<double>(p.value_q);
 }
 
-void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row) {
+void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch) const {
   assert(pending_count_ == 0);
   const Group& grp = groups_[group];
   std::memcpy(row.packed.data(), boards_.data() + uint64_t{group} * kBoardBytes, kBoardBytes);
@@ -138,10 +137,10 @@ void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row) {
     row.mv.assign(mv_.begin() + static_cast<ptrdiff_t>(lo), mv_.begin() + static_cast<ptrdiff_t>(hi));
     row.prob.resize(n);
     if (by_visits) {
-      visits_.assign(value_.begin() + static_cast<ptrdiff_t>(lo),
+      scratch.visits.assign(value_.begin() + static_cast<ptrdiff_t>(lo),
                      value_.begin() + static_cast<ptrdiff_t>(hi));
       row.cp.assign(n, shard::kNullCp);
-      normalise_visits(visits_, row.prob);
+      normalise_visits(scratch.visits, row.prob);
     } else {
       row.cp.resize(n);
       for (size_t i = 0; i < n; ++i) {
@@ -153,40 +152,40 @@ void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row) {
   }
 
   // Merge: one slot per distinct mv, in order of first appearance.
-  visits_.clear();
-  cp_sum_.clear();
-  listed_.clear();
+  scratch.visits.clear();
+  scratch.cp_sum.clear();
+  scratch.listed.clear();
   for (uint32_t r = grp.first; r != kEnd; r = next_[r]) {
     for (uint64_t i = cand_begin_[r]; i < cand_begin_[r + 1]; ++i) {
       const uint16_t mv = mv_[i];
-      int32_t s = slot_[mv];
+      int32_t s = scratch.slot[mv];
       if (s < 0) {
         s = static_cast<int32_t>(row.mv.size());
-        slot_[mv] = s;
+        scratch.slot[mv] = s;
         row.mv.push_back(mv);
-        visits_.push_back(0);
-        cp_sum_.push_back(0);
-        listed_.push_back(0);
+        scratch.visits.push_back(0);
+        scratch.cp_sum.push_back(0);
+        scratch.listed.push_back(0);
       }
       if (by_visits) {
-        visits_[s] += value_[i];
+        scratch.visits[s] += value_[i];
       } else {
-        cp_sum_[s] += static_cast<int16_t>(static_cast<uint16_t>(value_[i]));
+        scratch.cp_sum[s] += static_cast<int16_t>(static_cast<uint16_t>(value_[i]));
       }
-      ++listed_[s];
+      ++scratch.listed[s];
     }
   }
-  for (uint16_t mv : row.mv) slot_[mv] = -1;
+  for (uint16_t mv : row.mv) scratch.slot[mv] = -1;
 
   const size_t n = row.mv.size();
   row.prob.resize(n);
   if (by_visits) {
     row.cp.assign(n, shard::kNullCp);
-    normalise_visits(visits_, row.prob);
+    normalise_visits(scratch.visits, row.prob);
   } else {
     row.cp.resize(n);
     for (size_t i = 0; i < n; ++i) {
-      row.cp[i] = static_cast<int16_t>(rounded_mean(cp_sum_[i], listed_[i]));
+      row.cp[i] = static_cast<int16_t>(rounded_mean(scratch.cp_sum[i], scratch.listed[i]));
     }
     cp_policy(row.cp, rule.temperature, rule.band, row.prob);
   }

@@ -30,6 +30,7 @@
 #include <cassert>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -62,8 +63,19 @@ class FoldTable {
   uint64_t records() const { return next_.size(); }
   uint32_t weight(uint32_t group) const { return groups_[group].weight; }
 
+  // emit()'s working memory: one per thread emitting at once (the table
+  // itself is only read by emit()).
+  struct EmitScratch {
+    std::vector<int32_t> slot = std::vector<int32_t>(size_t{1} << 16, -1);  // mv -> slot, -1 none
+    std::vector<uint64_t> visits;
+    std::vector<int64_t> cp_sum;
+    std::vector<uint32_t> listed;
+  };
+
   // Group g's folded row, prob derived by `rule`; row's vectors are reused.
-  void emit(uint32_t group, const PolicyRule& rule, shard::Row& row);
+  // The form with a scratch may run on several threads at once.
+  void emit(uint32_t group, const PolicyRule& rule, shard::Row& row) { emit(group, rule, row, scratch_); }
+  void emit(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch) const;
 
   // Emits the groups in the order given, calling sink(const shard::Row&) ->
   // Status for each; stops at the first error. Groups in a random order
@@ -71,7 +83,12 @@ class FoldTable {
   // prefetches running ahead of it in stages (group, then its board and
   // first record, then that record's candidates).
   template <typename Sink>
-  Status emit_in_order(std::span<const uint32_t> order, const PolicyRule& rule, Sink&& sink);
+  Status emit_in_order(std::span<const uint32_t> order, const PolicyRule& rule, Sink&& sink) {
+    return emit_in_order(order, rule, scratch_, std::forward<Sink>(sink));
+  }
+  template <typename Sink>
+  Status emit_in_order(std::span<const uint32_t> order, const PolicyRule& rule, EmitScratch& scratch,
+                       Sink&& sink) const;
 
   // Drops every record and group and returns the memory.
   void clear();
@@ -126,17 +143,12 @@ class FoldTable {
   std::array<Pending, kLookahead> pending_;  // a ring
   size_t pending_head_ = 0, pending_count_ = 0;
 
-  // emit()'s scratch: slot of each mv in the row being merged (-1 none).
-  std::vector<int32_t> slot_;
-  std::vector<uint64_t> visits_;
-  std::vector<int64_t> cp_sum_;
-  std::vector<uint32_t> listed_;
-  std::vector<int16_t> cp_;
+  EmitScratch scratch_;  // the single-threaded emit()'s
 };
 
 template <typename Sink>
 Status FoldTable::emit_in_order(std::span<const uint32_t> order, const PolicyRule& rule,
-                                Sink&& sink) {
+                                EmitScratch& scratch, Sink&& sink) const {
   constexpr size_t kFar = 24, kMid = 12, kNear = 6;  // rows ahead of the one emitted
   const size_t n = order.size();
   for (size_t k = 0; k < std::min(n, kFar); ++k) prefetch_group(order[k]);
@@ -147,7 +159,7 @@ Status FoldTable::emit_in_order(std::span<const uint32_t> order, const PolicyRul
     if (k + kFar < n) prefetch_group(order[k + kFar]);
     if (k + kMid < n) prefetch_record_of(order[k + kMid]);
     if (k + kNear < n) prefetch_candidates_of(order[k + kNear]);
-    emit(order[k], rule, row);
+    emit(order[k], rule, row, scratch);
     MANAKA_RETURN_NOT_OK(sink(static_cast<const shard::Row&>(row)));
   }
   return Status();

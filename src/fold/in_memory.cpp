@@ -50,14 +50,17 @@ Status pack_in_memory(PackContext& ctx) {
   auto rng = Xoshiro256ss::for_spool(ctx.options.seed, Xoshiro256ss::Stream::InMemory, 0);
   rng.shuffle(std::span<uint32_t>(order));
 
+  // Every row's shard is known now: shard k is order[k * rows_per_shard, ...),
+  // emitted and encoded on its own thread.
   Progress write("pack: writing", 0);
   write.set_enabled(ctx.options.progress);
-  return table.emit_in_order(order, ctx.rule, [&](const shard::Row& row) {
-    MANAKA_RETURN_NOT_OK(ctx.write(row));
-    if ((ctx.summary.rows_out & 4095) == 0) {
-      write.update(static_cast<uint64_t>(ctx.writer->bytes()), ctx.summary.rows_out);
-    }
-    return Status();
+  return ctx.write_shards(&write, [&](shard::ShardSink& sink, PackSummary& tally) {
+    FoldTable::EmitScratch scratch;
+    const auto rows = std::span<const uint32_t>(order).subspan(sink.first_row(), sink.rows());
+    return table.emit_in_order(rows, ctx.rule, scratch, [&](const shard::Row& row) {
+      PackContext::count(row, tally);
+      return sink.append(row);
+    });
   });
 }
 

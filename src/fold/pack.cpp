@@ -1,10 +1,13 @@
 #include "fold/pack.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 
 #include "core/text.h"
 #include "core/output.h"
@@ -77,6 +80,26 @@ Status PackContext::open_output(uint64_t rows) {
   w.set_rows = rows;
   MANAKA_ASSIGN_OR_RETURN(writer, shard::ShardWriter::create(std::move(w)));
   return Status();
+}
+
+unsigned PackContext::threads() const {
+  if (options.threads > 0) return options.threads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+Status PackContext::write_shards(Progress* progress,
+                                 const std::function<Status(shard::ShardSink&, PackSummary&)>& fill) {
+  std::mutex mu;  // the summary's tallies and the progress line
+  return writer->write_shards(threads(), [&](shard::ShardSink& sink) {
+    PackSummary tally;
+    Status st = fill(sink, tally);
+    std::lock_guard lock(mu);
+    summary.rows_out += tally.rows_out;
+    summary.folded_rows += tally.folded_rows;
+    summary.folded_records += tally.folded_records;
+    if (progress) progress->update(static_cast<uint64_t>(writer->bytes()), summary.rows_out);
+    return st;
+  });
 }
 
 Result<PackSummary> pack(const std::vector<std::string>& streams, const PackOptions& options) {

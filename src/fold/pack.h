@@ -24,6 +24,9 @@
 //       permutation of the corpus, not shuffled blocks; memory follows the
 //       largest spool. The spools are removed on success and on failure; the
 //       input streams are never touched.
+// Either way, each shard's rows are known before any shard is written, and
+// options.threads shards are filled and encoded at once, one per thread
+// (shard::ShardWriter::write_shards); the bytes do not depend on the count.
 // The two ways give the same multiset of rows (same candidate order, same
 // float sums, since a spool keeps its records in input order) in different
 // orders.
@@ -50,6 +53,7 @@ struct PackOptions {
   std::string spool_dir;                      // --buckets only; "" = the prefix's directory
   bool overwrite = false;                     // replace an existing set of this prefix
   bool progress = true;                       // progress lines on stderr
+  unsigned threads = 0;                       // shards encoded at once; 0 = the core count
 };
 
 struct PackSummary {

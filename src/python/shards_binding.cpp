@@ -3,6 +3,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
 #include <cfloat>
@@ -19,6 +20,7 @@
 #include "shard/overlap.h"
 #include "shard/shard_reader.h"
 #include "shard/shard_set.h"
+#include "shard/shard_stream.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -103,9 +105,30 @@ void bind_shards(nb::module_ m) {
              return batch_to_dict(std::move(batch), cols);
            }, "group"_a.none(), "columns"_a = nb::none());
 
+  nb::class_<shard::ShardStream>(m, "_ShardStream")
+      .def_static("open", [](const std::vector<std::string>& paths, std::optional<std::vector<std::string>> names,
+                             nb::handle threads) {
+             shard::ShardStreamOptions o;
+             o.columns = columns_of(names);
+             if (!threads.is_none()) o.threads = static_cast<unsigned>(uint_arg(threads, "threads", 1, 1024));
+             return unwrap(shard::ShardStream::open(paths, o));
+           }, "paths"_a, "columns"_a = nb::none(), "threads"_a.none() = nb::none(),
+           "Every row group of the shards in order, decoded ahead on `threads` threads (default: the core count).")
+      .def_prop_ro("threads", &shard::ShardStream::threads)
+      .def("next", [](shard::ShardStream& s) -> std::optional<nb::dict> {
+             shard::ShardBatch batch;
+             bool more;
+             {
+               nb::gil_scoped_release release;
+               more = unwrap(s.next(batch));
+             }
+             if (!more) return std::nullopt;
+             return batch_to_dict(std::move(batch), s.columns());
+           }, "The next row group's columns as a dict of numpy arrays, or None after the last.");
+
   m.def("pack", [](const std::vector<std::string>& streams, const std::string& prefix, nb::handle temperature,
                    nb::handle seed, nb::handle rows_per_shard, nb::handle buckets, const std::string& spool_dir,
-                   bool progress, bool overwrite) {
+                   bool progress, bool overwrite, nb::handle threads) {
         fold::PackOptions o;
         o.prefix = prefix;
         o.temperature = number_arg(temperature, "temperature", 0.0, DBL_MAX, true, "a number of centipawns");
@@ -115,6 +138,7 @@ void bind_shards(nb::module_ m) {
         o.spool_dir = spool_dir;
         o.progress = progress;
         o.overwrite = overwrite;
+        if (!threads.is_none()) o.threads = static_cast<unsigned>(uint_arg(threads, "threads", 1, 1024));
         fold::PackSummary s;
         {
           nb::gil_scoped_release release;
@@ -123,7 +147,7 @@ void bind_shards(nb::module_ m) {
         return summary_to_dict(s);
       }, "streams"_a, "prefix"_a, "temperature"_a.none() = fold::kDefaultTemperature, "seed"_a.none() = 0,
       "rows_per_shard"_a.none() = shard::kDefaultRowsPerShard, "buckets"_a.none() = 0u, "spool_dir"_a = "",
-      "progress"_a = false, "overwrite"_a = false);
+      "progress"_a = false, "overwrite"_a = false, "threads"_a.none() = nb::none());
 
   m.def("check_sets", [](const std::vector<std::string>& paths, bool require_complete) {
         Status st;

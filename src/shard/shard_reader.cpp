@@ -37,11 +37,13 @@ const FooterPairs& ShardReader::footer() const { return impl_->footer; }
 
 namespace {
 
-// `count` values from element `from` of a fixed-width column.
+// `count` values from element `from` of a fixed-width column, copied once
+// (assign, not resize + memcpy: no pass zero-filling what is overwritten).
 template <typename T>
 void copy_values(const parquet::Column& a, int64_t from, int64_t count, std::vector<T>& out) {
-  out.resize(static_cast<size_t>(count));
-  if (count > 0) std::memcpy(out.data(), a.values_as<T>() + from, sizeof(T) * out.size());
+  if (count <= 0) return out.clear();
+  const T* first = a.values_as<T>() + from;
+  out.assign(first, first + count);
 }
 
 bool has_null(const parquet::Column& a, int64_t from, int64_t count) {
@@ -85,9 +87,8 @@ Result<ShardBatch> ShardReader::read_row_group(int group, const ShardColumns& wa
     }
     switch (c) {
       case column::kPacked: {
-        b.packed.resize(static_cast<size_t>(a.length) * kPackedLen);
-        std::memcpy(b.packed.data(), static_cast<const uint8_t*>(a.values) + a.offset * kPackedLen,
-                    b.packed.size());
+        const uint8_t* first = static_cast<const uint8_t*>(a.values) + a.offset * kPackedLen;
+        b.packed.assign(first, first + a.length * static_cast<int64_t>(kPackedLen));
         break;
       }
       case column::kPly: copy_values(a, 0, a.length, b.ply); break;

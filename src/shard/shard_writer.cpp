@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "core/temporary.h"
+
 #include "parquet/writer.h"
 #include "shard/row_group.h"
 #include "shard/schema.h"
@@ -121,6 +123,10 @@ void ShardWriter::stop_thread() {
 }
 
 Status ShardWriter::finish() {
+  if (written_) {
+    MANAKA_RETURN_NOT_OK(publish());
+    return remove_stale();
+  }
   MANAKA_RETURN_NOT_OK(close_shard());
   if (shard_index_ == 0) {
     // No rows at all: one empty shard, so the schema and footer still exist.
@@ -186,15 +192,103 @@ Status ShardWriter::execute(Task& task) {
     return Status();
   }
   if (!file_) {
-    parquet::WriteOptions opts = *parquet_;
-    for (auto& kv : set_footer(options_.set_id, task.shard, shard_count(options_.set_rows, options_.rows_per_shard),
-                               options_.set_rows))
-      opts.footer.push_back(std::move(kv));
-    MANAKA_ASSIGN_OR_RETURN(file_, parquet::ParquetFileWriter::open(shard_path(options_.prefix, task.shard),
-                                                                    shard_fields(), opts));
+    MANAKA_ASSIGN_OR_RETURN(file_, open_file(task.shard));
   }
   MANAKA_RETURN_NOT_OK(file_->write(task.group->rows, task.group->columns()));
   bytes_.store(closed_bytes_ + file_->bytes_written(), std::memory_order_relaxed);
+  return Status();
+}
+
+Result<std::unique_ptr<parquet::ParquetFileWriter>> ShardWriter::open_file(uint64_t shard) const {
+  parquet::WriteOptions opts = *parquet_;
+  for (auto& kv : set_footer(options_.set_id, shard, shard_count(options_.set_rows, options_.rows_per_shard),
+                             options_.set_rows))
+    opts.footer.push_back(std::move(kv));
+  return parquet::ParquetFileWriter::open(shard_path(options_.prefix, shard), shard_fields(), opts);
+}
+
+// --- write_shards ---------------------------------------------------------------
+
+ShardSink::ShardSink(ShardWriter& writer, uint64_t shard, uint64_t first_row, uint64_t rows)
+    : writer_(writer), shard_(shard), first_row_(first_row), rows_(rows),
+      group_(std::make_unique<RowGroupBuffer>()) {}
+
+ShardSink::~ShardSink() = default;  // an unclosed file's temporary is removed
+
+Status ShardSink::append(const Row& row) {
+  if (appended_ >= rows_)
+    return Status::invalid(shard_path(writer_.options_.prefix, shard_) + ": more than the shard's " +
+                           std::to_string(rows_) + " rows");
+  group_->append(row);
+  ++appended_;
+  if (group_->rows() >= writer_.options_.row_group_rows) return flush_group();
+  return Status();
+}
+
+// Row groups are cut as append() cuts them: every row_group_rows rows from
+// the shard's first, the last one shorter, so both ways write the same bytes.
+Status ShardSink::flush_group() {
+  MANAKA_ASSIGN_OR_RETURN(auto group, group_->take_columns());
+  if (!file_) {
+    MANAKA_ASSIGN_OR_RETURN(file_, writer_.open_file(shard_));
+  }
+  MANAKA_RETURN_NOT_OK(file_->write(group->rows, group->columns()));
+  const int64_t now = file_->bytes_written();
+  writer_.bytes_.fetch_add(now - counted_bytes_, std::memory_order_relaxed);
+  counted_bytes_ = now;
+  return Status();
+}
+
+Result<std::unique_ptr<PendingFile>> ShardSink::close() {
+  if (appended_ != rows_)
+    return Status::invalid(shard_path(writer_.options_.prefix, shard_) + ": " + std::to_string(appended_) +
+                           " rows written to a shard of " + std::to_string(rows_));
+  if (group_->rows() > 0 || !file_) MANAKA_RETURN_NOT_OK(flush_group());  // no rows: one empty group
+  MANAKA_ASSIGN_OR_RETURN(std::unique_ptr<PendingFile> done, file_->close());
+  std::error_code ec;
+  const auto size = fs::file_size(done->path(), ec);
+  if (!ec) writer_.bytes_.fetch_add(static_cast<int64_t>(size) - counted_bytes_, std::memory_order_relaxed);
+  file_.reset();
+  return done;
+}
+
+Status ShardWriter::write_shards(unsigned threads, const ShardFill& fill) {
+  if (rows_ != 0 || written_) return Status::invalid(options_.prefix + ": write_shards after rows were written");
+  stop_thread();  // append()'s thread has nothing to do
+  written_ = true;
+  const uint64_t count = shard_count(options_.set_rows, options_.rows_per_shard);
+  std::vector<std::unique_ptr<PendingFile>> done(count);
+  std::vector<Status> errors(count);
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> failed{false};
+  auto work = [&] {
+    while (!failed.load(std::memory_order_relaxed)) {
+      const uint64_t k = next.fetch_add(1);
+      if (k >= count) return;
+      const uint64_t first = k * options_.rows_per_shard;
+      ShardSink sink(*this, k, first, std::min(options_.rows_per_shard, options_.set_rows - first));
+      Status st = fill(sink);
+      if (st.ok()) {
+        auto closed = sink.close();
+        if (closed.ok()) {
+          done[k] = std::move(*closed);
+          continue;
+        }
+        st = closed.status();
+      }
+      errors[k] = std::move(st);
+      failed.store(true);
+    }
+  };
+  const unsigned n = static_cast<unsigned>(std::min<uint64_t>(std::max(threads, 1u), count));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  for (auto& st : errors) MANAKA_RETURN_NOT_OK(st);  // the lowest shard's failure
+  for (auto& file : done) closed_.push_back(std::move(file));
+  rows_ = options_.set_rows;
+  shard_index_ = count;
   return Status();
 }
 

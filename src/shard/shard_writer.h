@@ -25,6 +25,16 @@
 // depend on this: batches are cut, ordered and assigned to shards on the
 // caller's thread.
 //
+// write_shards() is the other way in, for a caller that has decided every
+// row's place before any is written (the fold has: its permutation, or its
+// spools' row counts): shard k's rows come from fill(k, sink), on one of
+// `threads` threads, each shard its own file, encoded by the thread that
+// fills it. A shard's bytes depend only on its rows, footer and index, so
+// the set is byte-identical whatever the thread count. Arrow writes a file's
+// row groups one after another (each column chunk is placed in the file as
+// it is encoded), so one file is never encoded by two threads; a set of
+// fewer shards than threads uses fewer threads.
+//
 // finish() closes the last shard, renames the set into place and then removes
 // the earlier set's files past this one's count: <prefix>-NNNNN.parquet
 // (digits only) whose index is at or past the number this run wrote. So after
@@ -44,6 +54,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -83,6 +94,36 @@ struct WriteOptions;
 namespace manaka::shard {
 class RowGroupBuffer;
 struct RowGroupColumns;
+class ShardWriter;
+
+// One shard of a write_shards() set, on the thread that fills it: rows go
+// to a row group buffer, each full row group is encoded and written into
+// the shard's file on this thread.
+class ShardSink {
+ public:
+  ShardSink(const ShardSink&) = delete;
+  ShardSink& operator=(const ShardSink&) = delete;
+  ~ShardSink();
+
+  uint64_t shard() const { return shard_; }
+  // The shard's rows are rows [first_row(), first_row() + rows()) of the set.
+  uint64_t first_row() const { return first_row_; }
+  uint64_t rows() const { return rows_; }
+  Status append(const Row& row);
+
+ private:
+  friend class ShardWriter;
+  ShardSink(ShardWriter& writer, uint64_t shard, uint64_t first_row, uint64_t rows);
+  Status flush_group();
+  Result<std::unique_ptr<PendingFile>> close();  // every row appended; the footer written
+
+  ShardWriter& writer_;
+  uint64_t shard_, first_row_, rows_;
+  uint64_t appended_ = 0;
+  std::unique_ptr<RowGroupBuffer> group_;
+  std::unique_ptr<parquet::ParquetFileWriter> file_;
+  int64_t counted_bytes_ = 0;  // what this sink has added to the writer's bytes()
+};
 
 class ShardWriter {
  public:
@@ -97,6 +138,15 @@ class ShardWriter {
   Status append(const Row& row);
   // Writes out what is buffered, closes the last shard, removes stale ones.
   Status finish();
+
+  // The whole set at once, instead of append(): calls fill(shard, sink) for
+  // every shard, `threads` shards at a time, each on its own thread; fill
+  // appends exactly sink.rows() rows, the set's rows [sink.first_row(),
+  // sink.first_row() + sink.rows()) in order, and may run concurrently with
+  // other shards' fills. The first failure stops the shards not yet begun.
+  // finish() then renames the set into place.
+  using ShardFill = std::function<Status(ShardSink& sink)>;
+  Status write_shards(unsigned threads, const ShardFill& fill);
 
   uint64_t rows() const { return rows_; }
   // Parquet bytes written so far (approximate while the thread runs).
@@ -123,6 +173,9 @@ class ShardWriter {
   Status execute(Task& task);  // on the writer thread
   Status remove_stale();
   Status publish();
+  // Shard `shard`'s file, open under its temporary name, footer prepared.
+  Result<std::unique_ptr<parquet::ParquetFileWriter>> open_file(uint64_t shard) const;
+  friend class ShardSink;
 
   ShardWriterOptions options_;
   std::unique_ptr<RowGroupBuffer> group_;
@@ -130,6 +183,7 @@ class ShardWriter {
   uint64_t rows_in_shard_ = 0;
   uint64_t shard_index_ = 0;      // the shard rows go to now
   bool shard_has_rows_ = false;
+  bool written_ = false;          // write_shards() has run
 
   // Shared with the writer thread, under mu_.
   std::mutex mu_;

@@ -3,6 +3,7 @@
 import random
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -52,6 +53,59 @@ def test_pack_then_read_back_matches_pyarrow(tmp_path):
     start = shogi.Board().pack()
     weights = {bytes(p): w for b in shards.iter_batches(paths) for p, w in zip(b.packed, b.weight)}
     assert weights[start] == 30
+
+
+def test_thread_count_does_not_change_the_shards(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = selfplay_stream(tmp_path / "sp.mpk", games=60)
+    in_memory = []
+    for buckets in (0, 3):
+        one = shards.pack([str(src)], str(tmp_path / f"one{buckets}" / "s"), seed=4, rows_per_shard=150,
+                          buckets=buckets, threads=1)
+        three = shards.pack([str(src)], str(tmp_path / f"three{buckets}" / "s"), seed=4, rows_per_shard=150,
+                            buckets=buckets, threads=3)
+        assert len(one["shards"]) == len(three["shards"]) >= 3
+        for a, b in zip(one["shards"], three["shards"]):
+            assert Path(a).read_bytes() == Path(b).read_bytes()
+        if buckets == 0:
+            in_memory = [Path(p).read_bytes() for p in one["shards"]]
+        assert {k: v for k, v in one.items() if k not in ("shards", "seconds")} == \
+            {k: v for k, v in three.items() if k not in ("shards", "seconds")}
+    manaka = str(Path(sys.executable).with_name("manaka"))
+    run = subprocess.run([manaka, "pack", str(src), "-o", str(tmp_path / "cli" / "s"), "--seed", "4",
+                          "--rows-per-shard", "150", "--threads", "2", "-q"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    cli = sorted((tmp_path / "cli").glob("s-*.parquet"))
+    assert [p.read_bytes() for p in cli] == in_memory
+    with pytest.raises(ValueError, match="threads"):
+        shards.pack([str(src)], str(tmp_path / "bad" / "s"), threads=0)
+
+
+def test_iter_batches_reads_ahead_on_threads_and_matches_pyarrow(tmp_path):
+    src = selfplay_stream(tmp_path / "sp.mpk", games=80)
+    shards.pack([str(src)], str(tmp_path / "s"), seed=6, rows_per_shard=300)
+    paths = shards.list_shards(tmp_path)
+    assert len(paths) >= 3
+    # The oracle: pyarrow's own reader, shard after shard in the epoch's order.
+    order = shards.epoch_order(paths, seed=2, epoch=1)
+    table = pa.concat_tables([pq.read_table(p) for p in order])
+    for threads in (1, 3):
+        got = list(shards.iter_batches(tmp_path, seed=2, epoch=1, threads=threads))
+        assert sum(len(b) for b in got) == table.num_rows
+        assert np.concatenate([b.packed for b in got]).tobytes() == b"".join(table.column("packed").to_pylist())
+        assert np.concatenate([b.weight for b in got]).tolist() == table.column("weight").to_pylist()
+        mv = [c["mv"] for row in table.column("candidates").to_pylist() for c in row]
+        assert np.concatenate([b.mv for b in got]).tolist() == mv
+        lengths = [len(row) for row in table.column("candidates").to_pylist()]
+        assert np.concatenate([np.diff(b.cand_offsets) for b in got]).tolist() == lengths
+    # Columns not asked for are not read.
+    only = list(shards.iter_batches(tmp_path, shuffle=False, columns=["ply"], threads=2))
+    assert all(b.packed is None and b.prob is None and b.ply is not None for b in only)
+    with pytest.raises(ValueError, match="threads"):
+        next(shards.iter_batches(tmp_path, threads=0))
 
 
 def test_epochs_reshuffle_the_shard_order(tmp_path):

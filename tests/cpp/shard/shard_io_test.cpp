@@ -137,3 +137,50 @@ TEST(ShardIo, ShardsWrittenByPyarrowRead) {
 
 }  // namespace
 }  // namespace manaka::shard
+
+namespace manaka::shard {
+namespace {
+
+// write_shards on 1 or 3 threads writes the bytes append() writes: row
+// groups cut from each shard's first row, the last shard shorter.
+TEST(ShardIo, WriteShardsGivesTheBytesOfAppend) {
+  auto dir = testing::scratch_dir();
+  const uint64_t n = 23000;
+  std::vector<Row> rows;
+  for (uint32_t i = 0; i < n; ++i) rows.push_back(make_row(i, i % 3 != 0));
+  auto o = options(dir / "append", 9000, n);
+  auto a = ShardWriter::create(o);
+  ASSERT_TRUE(a.ok());
+  for (const Row& r : rows) ASSERT_TRUE((*a)->append(r).ok());
+  ASSERT_TRUE((*a)->finish().ok());
+  ASSERT_EQ((*a)->shards().size(), 3u);
+  for (unsigned threads : {1u, 3u}) {
+    auto p = ShardWriter::create(options(dir / ("t" + std::to_string(threads)), 9000, n));
+    ASSERT_TRUE(p.ok());
+    Status st = (*p)->write_shards(threads, [&](ShardSink& sink) {
+      for (uint64_t i = sink.first_row(); i < sink.first_row() + sink.rows(); ++i)
+        MANAKA_RETURN_NOT_OK(sink.append(rows[i]));
+      return Status();
+    });
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_TRUE((*p)->finish().ok());
+    ASSERT_EQ((*p)->shards().size(), 3u);
+    for (size_t k = 0; k < 3; ++k)
+      EXPECT_EQ(testing::slurp((*a)->shards()[k]), testing::slurp((*p)->shards()[k])) << threads << " threads";
+  }
+  // A fill that writes too few rows, or too many, fails and leaves no shard.
+  for (int extra : {-1, 1}) {
+    auto p = ShardWriter::create(options(dir / ("bad" + std::to_string(extra + 1)), 9000, n));
+    ASSERT_TRUE(p.ok());
+    Status st = (*p)->write_shards(2, [&](ShardSink& sink) {
+      const uint64_t want = sink.rows() + (sink.shard() == 1 ? extra : 0);
+      for (uint64_t i = 0; i < want; ++i) MANAKA_RETURN_NOT_OK(sink.append(rows[i]));
+      return Status();
+    });
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("part-00001.parquet"), std::string::npos) << st.message();
+  }
+}
+
+}  // namespace
+}  // namespace manaka::shard
