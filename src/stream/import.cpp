@@ -169,14 +169,6 @@ void convert_chunk(SourceFormat from, Chunk& c, const ScoreTable& scores, std::s
   for (auto& d : done) d.get();
 }
 
-std::string printf_string(const char* fmt, ...) {
-  char buf[1024];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, args);
-  va_end(args);
-  return buf;
-}
 
 unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
 
@@ -308,24 +300,25 @@ Result<ImportSummary> import_stream(const ImportOptions& o) {
 
 std::string format_import_summary(const ImportSummary& s) {
   const auto& h = s.header;
-  std::string out = printf_string(
+  std::string out;
+  append_format(out,
       "import %s: %llu positions from %zu file%s (%s) -> %s: %llu records (%s) in %.2f s (%s positions/s)\n",
       source_format_name(s.from), ull(s.positions), s.files.size(), s.files.size() == 1 ? "" : "s",
       format_bytes(double(s.bytes_read)).c_str(), s.output.c_str(), ull(s.records_written),
       format_bytes(double(s.bytes_written)).c_str(), s.seconds,
       format_count(s.seconds > 0 ? double(s.positions) / s.seconds : 0.0).c_str());
   if (s.from == SourceFormat::Hcpe3)
-    out += printf_string("  games: %llu; unsearched positions skipped: %llu; candidates without visits left out: %llu\n",
+    append_format(out, "  games: %llu; unsearched positions skipped: %llu; candidates without visits left out: %llu\n",
                          ull(s.games), ull(s.unsearched), ull(s.dropped_candidates));
-  out += printf_string("  header: pov 0 (side to move), policy_source %d (%s), mate_scale %u, mate_slack %u, eval_coef %.9g\n",
+  append_format(out, "  header: pov 0 (side to move), policy_source %d (%s), mate_scale %u, mate_slack %u, eval_coef %.9g\n",
                        int(h.policy_source), h.policy_source == PolicySource::Cp ? "cp" : "visits", h.mate_scale,
                        h.mate_slack, double(h.eval_coef));
   const uint64_t refused = s.refused_total();
-  out += printf_string("  refused: %llu position%s\n", ull(refused), refused == 1 ? "" : "s");
+  append_format(out, "  refused: %llu position%s\n", ull(refused), refused == 1 ? "" : "s");
   for (size_t k = 1; k < kImportRefusalCount; ++k) {
     if (s.refused[k] == 0) continue;
     auto r = static_cast<ImportRefusal>(k);
-    out += printf_string("    %-19s %8llu  %s\n", import_refusal_name(r), ull(s.refused[k]), import_refusal_text(r));
+    append_format(out, "    %-19s %8llu  %s\n", import_refusal_name(r), ull(s.refused[k]), import_refusal_text(r));
     if (const auto& ex = s.first_refusal[k])
       out += "      first: " + ex->file + " " + ex->where + " at byte " + std::to_string(ex->offset) + ": " + ex->detail + "\n";
   }

@@ -12,14 +12,6 @@ namespace manaka::teacher {
 
 namespace {
 
-std::string printf_string(const char* fmt, ...) {
-  char buf[1024];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, args);
-  va_end(args);
-  return buf;
-}
 
 unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
 
@@ -29,49 +21,51 @@ double per(double a, double b) { return b > 0 ? a / b : 0.0; }
 
 std::string format_summary(const ConvertSummary& s) {
   const auto& h = s.header;
-  std::string out = printf_string(
+  std::string out;
+  append_format(out,
       "convert: %llu rows from %zu file%s -> %s: %llu records (%s) in %.2f s (%s rows/s)\n",
       ull(s.rows_read), s.files.size(), s.files.size() == 1 ? "" : "s", s.output.c_str(),
       ull(s.records_written), format_bytes(double(s.bytes_written)).c_str(), s.seconds,
       format_count(per(double(s.rows_read), s.seconds)).c_str());
-  out += printf_string(
+  append_format(out,
       "  header: pov 0 (side to move), policy_source 1 (cp), mate_scale %u, mate_slack %u "
       "(effective %d: mates at |cp| >= %d), fv_scale %u, eval_coef %.9g\n",
       h.mate_scale, h.mate_slack, s.effective_slack, s.mate_threshold, h.fv_scale, double(h.eval_coef));
   const uint64_t refused = s.refused_total();
-  out += printf_string("  refused: %llu row%s\n", ull(refused), refused == 1 ? "" : "s");
+  append_format(out, "  refused: %llu row%s\n", ull(refused), refused == 1 ? "" : "s");
   for (size_t k = 1; k < kRefusalCount; ++k) {
     if (s.refused[k] == 0) continue;
     auto r = static_cast<Refusal>(k);
-    out += printf_string("    %-21s %8llu  %s\n", refusal_name(r), ull(s.refused[k]), refusal_text(r));
+    append_format(out, "    %-21s %8llu  %s\n", refusal_name(r), ull(s.refused[k]), refusal_text(r));
     if (const auto& ex = s.first_refusal[k])
-      out += printf_string("      first: %s row %llu: %s\n", ex->file.c_str(), ull(ex->row), ex->detail.c_str());
+      append_format(out, "      first: %s row %llu: %s\n", ex->file.c_str(), ull(ex->row), ex->detail.c_str());
   }
   return out;
 }
 
 std::string format_summary(const GenerateSummary& s) {
-  std::string out = printf_string(
+  std::string out;
+  append_format(out,
       "generate: %llu of %d games completed -> %s: %llu positions in %llu row group%s, %.1f s\n",
       ull(s.games_completed), s.games_requested, s.output.c_str(), ull(s.positions), ull(s.parts),
       s.parts == 1 ? "" : "s", s.seconds);
-  out += printf_string("  results (Black's view): Black won %llu, White won %llu, draws %llu\n",
+  append_format(out, "  results (Black's view): Black won %llu, White won %llu, draws %llu\n",
                        ull(s.black_wins), ull(s.white_wins), ull(s.draws));
   out += "  endings:";
   for (size_t e = 0; e < kGameEndCount; ++e)
-    out += printf_string("%s %s %llu", e ? "," : "", game_end_name(GameEnd(e)), ull(s.endings[e]));
+    append_format(out, "%s %s %llu", e ? "," : "", game_end_name(GameEnd(e)), ull(s.endings[e]));
   out += "\n";
-  out += printf_string(
+  append_format(out,
       "  lost to engine crashes or stalls: %llu game%s (%llu restart%s); ended by an illegal engine "
       "move: %llu\n",
       ull(s.games_lost), s.games_lost == 1 ? "" : "s", ull(s.restarts), s.restarts == 1 ? "" : "s",
       ull(s.games_illegal));
-  out += printf_string(
+  append_format(out,
       "  engine %s: %.2f s waiting (%.3f ms a position); generator overhead %.3f s (%.4f ms a "
       "position) = %.2f%% of engine time\n",
       s.engine_name.c_str(), s.engine_seconds, 1e3 * per(s.engine_seconds, double(s.positions)),
       s.overhead_seconds, 1e3 * per(s.overhead_seconds, double(s.positions)), 100.0 * s.overhead_share());
-  out += printf_string("  generator threads' CPU time: %.3f s (%.4f ms a position)\n", s.generator_cpu_seconds,
+  append_format(out, "  generator threads' CPU time: %.3f s (%.4f ms a position)\n", s.generator_cpu_seconds,
                        1e3 * per(s.generator_cpu_seconds, double(s.positions)));
   for (const auto& m : s.engine_failures) out += "  engine failure: " + m + "\n";
   for (const auto& m : s.illegal_moves) out += "  illegal move: " + m + "\n";
