@@ -15,6 +15,7 @@
 #include "core/output.h"
 #include "core/progress.h"
 #include "core/task_thread.h"
+#include "core/three_stage.h"
 #include "core/temporary.h"
 #include "core/text.h"
 #include "stream/writer.h"
@@ -262,32 +263,14 @@ Result<ImportSummary> import_stream(const ImportOptions& o) {
     return Status();
   };
 
-  // Three stages overlap, as in teacher conversion: chunk i + 1 is read while
-  // chunk i is converted (by every thread) and chunk i - 1 written.
+  // Three stages overlap, as in teacher conversion (core/three_stage.h):
+  // chunk i + 1 is read while chunk i is converted (by every thread) and
+  // chunk i - 1 written.
   Chunk chunks[3];
   std::vector<TaskThread> helpers(import_threads(o.threads) - 1);
-  TaskThread reading, writing;  // declared after what their tasks use: joined first
-  std::future<Status> written;
-  auto wait_written = [&written]() -> Status { return written.valid() ? written.get() : Status{}; };
-  MANAKA_ASSIGN_OR_RETURN(bool have, input.next(chunks[0]));
-  for (size_t cur = 0; have; cur = (cur + 1) % 3) {
-    Chunk& c = chunks[cur];
-    auto next = reading.submit([&input, &chunks, cur] { return input.next(chunks[(cur + 1) % 3]); });
-    convert_chunk(o.from, c, scores, helpers);
-    Status st = wait_written();
-    if (!st.ok()) {
-      next.wait();
-      return st;
-    }
-    written = writing.submit([&write_chunk, &c] { return write_chunk(c); });
-    auto more = next.get();
-    if (!more.ok()) {
-      written.wait();
-      return std::move(more).take_status();
-    }
-    have = *more;
-  }
-  MANAKA_RETURN_NOT_OK(wait_written());
+  MANAKA_RETURN_NOT_OK(run_three_stages(
+      chunks, [&input](Chunk& into) { return input.next(into); },
+      [&](Chunk& c) { convert_chunk(o.from, c, scores, helpers); }, write_chunk));
   MANAKA_RETURN_NOT_OK(writer.close());
   s.bytes_read = input.bytes_read();
   s.records_written = writer.records_written();

@@ -15,6 +15,7 @@
 #include "core/output.h"
 #include "core/progress.h"
 #include "core/task_thread.h"
+#include "core/three_stage.h"
 #include "stream/writer.h"
 #include "teacher/corpus_input.h"
 
@@ -173,28 +174,9 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
     return {};
   };
   std::vector<TaskThread> helpers(conversion_threads(o.threads) - 1);
-  TaskThread reading, writing;  // declared after what their tasks use: joined first
-  std::future<Status> written;  // the previous batch's write
-  auto wait_written = [&written]() -> Status { return written.valid() ? written.get() : Status{}; };
-  MANAKA_ASSIGN_OR_RETURN(bool have, input.next(slots[0]));
-  for (size_t cur = 0; have; cur = (cur + 1) % 3) {
-    Slot& slot = slots[cur];
-    auto next = reading.submit([&input, &slots, cur] { return input.next(slots[(cur + 1) % 3]); });
-    convert_batch(slot, *conv, helpers);
-    Status st = wait_written();
-    if (!st.ok()) {
-      next.wait();
-      return st;
-    }
-    written = writing.submit([&write_slot, &slot] { return write_slot(slot); });
-    auto more = next.get();
-    if (!more.ok()) {
-      written.wait();
-      return std::move(more).take_status();
-    }
-    have = *more;
-  }
-  MANAKA_RETURN_NOT_OK(wait_written());
+  MANAKA_RETURN_NOT_OK(run_three_stages(
+      slots, [&input](Slot& into) { return input.next(into); },
+      [&](Slot& slot) { convert_batch(slot, *conv, helpers); }, write_slot));
   MANAKA_RETURN_NOT_OK(writer.close());
   s.records_written = writer.records_written();
   s.bytes_written = writer.bytes_written();
