@@ -1,7 +1,5 @@
 #include "fold/pack_parts.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -21,27 +19,6 @@ namespace manaka::fold {
 
 namespace {
 
-// The same names and buffers as the one-machine passes (fold/bucketed.cpp).
-std::string part_name(const std::string& dir, char set, uint32_t i, const char* ext) {
-  char name[48];
-  std::snprintf(name, sizeof name, "/spool-%c-%04u.%s", set, i, ext);
-  return dir + name;
-}
-
-size_t part_buffer_bytes(uint32_t buckets) {
-  constexpr size_t kAllBuffers = size_t{4} << 20, kMin = size_t{64} << 10, kMax = size_t{1} << 20;
-  return std::clamp(kAllBuffers / buckets, kMin, kMax);
-}
-
-void ensure_descriptors(uint32_t buckets) {
-  rlimit lim{};
-  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
-  const rlim_t want = rlim_t{buckets} + 64;
-  if (lim.rlim_cur >= want) return;
-  lim.rlim_cur = std::min(want, lim.rlim_max);
-  (void)::setrlimit(RLIMIT_NOFILE, &lim);
-}
-
 Status check_buckets(uint32_t buckets) {
   if (buckets == 0 || buckets > kMaxBuckets) {
     return Status::usage("buckets must be 1.." + std::to_string(kMaxBuckets) + ", not " + std::to_string(buckets));
@@ -57,7 +34,7 @@ Result<std::vector<SpoolWriter>> open_parts(const std::string& dir, char set, co
   std::vector<SpoolWriter> parts;
   parts.reserve(n);
   for (uint32_t i = 0; i < n; ++i) {
-    MANAKA_ASSIGN_OR_RETURN(auto w, SpoolWriter::create(part_name(dir, set, i, ext), part_buffer_bytes(n)));
+    MANAKA_ASSIGN_OR_RETURN(auto w, SpoolWriter::create(spool_path(dir, set, i, ext), spool_buffer_bytes(n)));
     parts.push_back(std::move(w));
   }
   return parts;
