@@ -48,7 +48,7 @@ $(VENV)/.requirements: pyproject.toml Makefile
 # into the venv; ctest runs in the same tree.
 build: setup
 	$(PY) -m pip install -q --no-build-isolation \
-	  -C cmake.define.MANAKA_BUILD_TESTS=ON -C build.tool-args=-j$(JOBS) ".[test,torch,report]"
+	  -C cmake.define.MANAKA_BUILD_TESTS=ON -C build.tool-args=-j$(JOBS) ".[test,torch,report,ray]"
 	@# Stubs of the native module (manaka/_core/*.pyi) for IDEs and mypy.
 	@site=$$($(PY) -c 'import manaka, os; print(os.path.dirname(manaka.__file__))') && rm -rf "$$site/_core" && \
 	  $(PY) -m nanobind.stubgen -q -r -m manaka._core -O "$$site"

@@ -1,7 +1,5 @@
 // pack() with --buckets N: the three-pass external-memory conversion
 // (fold/pack.h; docs: "Rows leave shuffled").
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -22,27 +20,8 @@ namespace manaka::fold {
 
 namespace {
 
-// All N spools of a set are open at once, each with this much buffer.
-size_t spool_buffer_bytes(uint32_t buckets) {
-  constexpr size_t kAllBuffers = size_t{4} << 20, kMin = size_t{64} << 10, kMax = size_t{1} << 20;
-  return std::clamp(kAllBuffers / buckets, kMin, kMax);
-}
-
 std::string spool_name(const TempDir& dir, char set, uint32_t i, const char* ext) {
-  char name[48];
-  std::snprintf(name, sizeof name, "/spool-%c-%04u.%s", set, i, ext);
-  return dir.path() + name;
-}
-
-// N spools plus the inputs must fit the descriptor limit; raises the soft
-// limit toward the hard one when they would not.
-void ensure_descriptors(uint32_t buckets) {
-  rlimit lim{};
-  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
-  const rlim_t want = rlim_t{buckets} + 64;
-  if (lim.rlim_cur >= want) return;
-  lim.rlim_cur = std::min(want, lim.rlim_max);
-  (void)::setrlimit(RLIMIT_NOFILE, &lim);
+  return spool_path(dir.path(), set, i, ext);
 }
 
 Result<std::vector<SpoolWriter>> open_spools(const TempDir& dir, char set, const char* ext,

@@ -22,6 +22,9 @@ struct PackContext {
   PackSummary& summary;
   uint64_t fingerprint = 0;  // record_fingerprint summed over the records read
   std::unique_ptr<shard::ShardWriter> writer;
+  // The shards write_shards() writes: all, or a task's share (fold/pack_parts.h).
+  uint64_t first_shard = 0;
+  uint64_t end_shard = UINT64_MAX;
 
   // Opens the shard set once the fold knows how many rows it will write:
   // every footer carries the set's size and identity (shard/shard_set.h).

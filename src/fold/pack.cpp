@@ -78,6 +78,8 @@ Status PackContext::open_output(uint64_t rows) {
   w.footer.emplace_back("seed", std::to_string(options.seed));
   w.set_id = set_id(*this, rows);
   w.set_rows = rows;
+  w.first_shard = first_shard;
+  w.end_shard = end_shard;
   MANAKA_ASSIGN_OR_RETURN(writer, shard::ShardWriter::create(std::move(w)));
   return Status();
 }

@@ -1,9 +1,12 @@
 #include "fold/spool.h"
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -11,6 +14,26 @@
 #include "core/bytes.h"
 
 namespace manaka::fold {
+
+std::string spool_path(const std::string& dir, char set, uint32_t i, const char* ext) {
+  char name[48];
+  std::snprintf(name, sizeof name, "/spool-%c-%04u.%s", set, i, ext);
+  return dir + name;
+}
+
+size_t spool_buffer_bytes(uint32_t spools) {
+  constexpr size_t kAllBuffers = size_t{4} << 20, kMin = size_t{64} << 10, kMax = size_t{1} << 20;
+  return std::clamp(kAllBuffers / spools, kMin, kMax);
+}
+
+void ensure_descriptors(uint32_t spools) {
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
+  const rlim_t want = rlim_t{spools} + 64;
+  if (lim.rlim_cur >= want) return;
+  lim.rlim_cur = std::min(want, lim.rlim_max);
+  (void)::setrlimit(RLIMIT_NOFILE, &lim);
+}
 
 Result<SpoolWriter> SpoolWriter::create(const std::string& path, size_t buffer_bytes) {
   SpoolWriter w;

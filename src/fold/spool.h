@@ -43,6 +43,17 @@ inline constexpr size_t spool_cand_size(bool with_cp) { return with_cp ? 8 : 6; 
 // run ends, and by the next run in the same parent after a kill -9.
 inline constexpr const char* kSpoolDirLabel = ".manaka-pack-";
 
+// "<dir>/spool-<set>-NNNN.<ext>": spool i of the first set ('a', "mpk") or
+// the second ('b', "rows"), in a --buckets run's directory or a task's
+// (fold/pack_parts.h).
+std::string spool_path(const std::string& dir, char set, uint32_t i, const char* ext);
+// The buffer of each of `spools` spools open at once (4 MiB in all, each
+// 64 KiB to 1 MiB).
+size_t spool_buffer_bytes(uint32_t spools);
+// `spools` spools plus the inputs must fit the descriptor limit; raises the
+// soft limit toward the hard one when they would not.
+void ensure_descriptors(uint32_t spools);
+
 // An append-only file with its own buffer (one per spool, many open at once).
 class SpoolWriter {
  public:

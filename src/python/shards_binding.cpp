@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fold/pack.h"
+#include "fold/pack_parts.h"
 #include "python/bindings.h"
 #include "python/checks.h"
 #include "python/errors.h"
@@ -148,6 +149,69 @@ void bind_shards(nb::module_ m) {
       }, "streams"_a, "prefix"_a, "temperature"_a.none() = fold::kDefaultTemperature, "seed"_a.none() = 0,
       "rows_per_shard"_a.none() = shard::kDefaultRowsPerShard, "buckets"_a.none() = 0u, "spool_dir"_a = "",
       "progress"_a = false, "overwrite"_a = false, "threads"_a.none() = nb::none());
+
+  // The pieces of a distributed `pack --buckets` (fold/pack_parts.h); python/manaka/ray.py runs them as tasks.
+  auto pack_options = [](nb::handle temperature, nb::handle seed, nb::handle rows_per_shard, nb::handle buckets,
+                         nb::handle threads) {
+    fold::PackOptions o;
+    o.temperature = number_arg(temperature, "temperature", 0.0, DBL_MAX, true, "a number of centipawns");
+    o.seed = seed_arg(seed);
+    o.rows_per_shard = uint_arg(rows_per_shard, "rows_per_shard", 1);
+    o.buckets = static_cast<uint32_t>(uint_arg(buckets, "buckets", 1, fold::kMaxBuckets));
+    if (!threads.is_none()) o.threads = static_cast<unsigned>(uint_arg(threads, "threads", 1, 1024));
+    o.progress = false;
+    return o;
+  };
+  m.def("pack_map", [](const std::vector<std::string>& streams, size_t index, const std::string& dir,
+                       nb::handle buckets) {
+        const auto n = static_cast<uint32_t>(uint_arg(buckets, "buckets", 1, fold::kMaxBuckets));
+        fold::PackMapResult r;
+        {
+          nb::gil_scoped_release release;
+          r = unwrap(fold::pack_map(streams, index, dir, n));
+        }
+        nb::dict d;
+        d["records"] = r.records;
+        d["fingerprint"] = r.fingerprint;
+        return d;
+      }, "streams"_a, "index"_a, "dir"_a, "buckets"_a,
+      "Map of a distributed pack: stream `index` -> `dir`/spool-a-NNNN.mpk, one per bucket; "
+      "returns {records, fingerprint}.");
+  m.def("pack_fold", [pack_options](const std::vector<std::string>& streams, const std::vector<std::string>& parts,
+                                    uint32_t bucket, const std::string& dir, nb::handle buckets,
+                                    nb::handle temperature, nb::handle seed) {
+        const fold::PackOptions o = pack_options(temperature, seed, nb::int_(shard::kDefaultRowsPerShard), buckets,
+                                                 nb::none());
+        std::vector<uint64_t> rows;
+        {
+          nb::gil_scoped_release release;
+          rows = unwrap(fold::pack_fold(streams, parts, bucket, dir, o));
+        }
+        return rows;
+      }, "streams"_a, "parts"_a, "bucket"_a, "dir"_a, "buckets"_a,
+      "temperature"_a.none() = fold::kDefaultTemperature, "seed"_a.none() = 0,
+      "Fold of a distributed pack: first-set spool `bucket` (its map parts in stream order) -> "
+      "`dir`/spool-b-NNNN.rows; returns the rows written to each.");
+  m.def("pack_write", [pack_options](const std::vector<std::string>& streams,
+                                     const std::vector<std::vector<std::string>>& parts, uint64_t records,
+                                     uint64_t fingerprint, const std::vector<uint64_t>& spool_rows,
+                                     uint64_t first_shard, uint64_t end_shard, const std::string& prefix,
+                                     nb::handle buckets, nb::handle temperature, nb::handle seed,
+                                     nb::handle rows_per_shard, nb::handle threads) {
+        fold::PackOptions o = pack_options(temperature, seed, rows_per_shard, buckets, threads);
+        o.prefix = prefix;
+        const fold::PackPlan plan{records, fingerprint, spool_rows};
+        fold::PackSummary s;
+        {
+          nb::gil_scoped_release release;
+          s = unwrap(fold::pack_write(streams, parts, plan, first_shard, end_shard, o));
+        }
+        return summary_to_dict(s);
+      }, "streams"_a, "parts"_a, "records"_a, "fingerprint"_a, "spool_rows"_a, "first_shard"_a, "end_shard"_a,
+      "prefix"_a, "buckets"_a, "temperature"_a.none() = fold::kDefaultTemperature, "seed"_a.none() = 0,
+      "rows_per_shard"_a.none() = shard::kDefaultRowsPerShard, "threads"_a.none() = nb::none(),
+      "Write of a distributed pack: shards [first_shard, end_shard) of the set under `prefix`; "
+      "parts[j] lists second-set spool j's fold parts in bucket order.");
 
   m.def("check_sets", [](const std::vector<std::string>& paths, bool require_complete) {
         Status st;

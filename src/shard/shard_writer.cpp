@@ -259,12 +259,13 @@ Status ShardWriter::write_shards(unsigned threads, const ShardFill& fill) {
   const uint64_t count = shard_count(options_.set_rows, options_.rows_per_shard);
   std::vector<std::unique_ptr<PendingFile>> done(count);
   std::vector<Status> errors(count);
-  std::atomic<uint64_t> next{0};
+  std::atomic<uint64_t> next{std::min(options_.first_shard, count)};
+  const uint64_t end = std::min(options_.end_shard, count);
   std::atomic<bool> failed{false};
   auto work = [&] {
     while (!failed.load(std::memory_order_relaxed)) {
       const uint64_t k = next.fetch_add(1);
-      if (k >= count) return;
+      if (k >= end) return;
       const uint64_t first = k * options_.rows_per_shard;
       ShardSink sink(*this, k, first, std::min(options_.rows_per_shard, options_.set_rows - first));
       Status st = fill(sink);
@@ -280,13 +281,14 @@ Status ShardWriter::write_shards(unsigned threads, const ShardFill& fill) {
       failed.store(true);
     }
   };
-  const unsigned n = static_cast<unsigned>(std::min<uint64_t>(std::max(threads, 1u), count));
+  const unsigned n = static_cast<unsigned>(std::min<uint64_t>(std::max(threads, 1u), end - std::min(next.load(), end)));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < n; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
   for (auto& st : errors) MANAKA_RETURN_NOT_OK(st);  // the lowest shard's failure
-  for (auto& file : done) closed_.push_back(std::move(file));
+  for (auto& file : done)
+    if (file) closed_.push_back(std::move(file));
   rows_ = options_.set_rows;
   shard_index_ = count;
   return Status();
@@ -298,8 +300,10 @@ Status ShardWriter::remove_stale() {
   // The earlier set's shards past this one's count...
   MANAKA_ASSIGN_OR_RETURN(auto existing, existing_shards(options_.prefix));
   std::vector<std::string> stale;
+  // (write_shards() of a share of the set keeps the set's other indices.)
+  const uint64_t count = written_ ? shard_count(options_.set_rows, options_.rows_per_shard) : shards_.size();
   for (const auto& [index, path] : existing)
-    if (index >= shards_.size()) stale.push_back(path);
+    if (index >= count) stale.push_back(path);
   // ...and the temporaries of killed runs: <prefix>-NNNNN.parquet.tmp-<pid>, pid gone.
   const fs::path prefix(options_.prefix);
   const std::string base = prefix.filename().string();

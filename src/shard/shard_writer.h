@@ -78,6 +78,10 @@ struct ShardWriterOptions {
   std::vector<std::pair<std::string, std::string>> footer;  // key-value metadata
   uint64_t set_id = 0;  // the set's fingerprint, in every footer
   uint64_t set_rows = 0;  // rows the set will hold; append() exactly these
+  // write_shards() writes only shards [first_shard, end_shard) of the set: a
+  // distributed pack's task writes its share (fold/pack_parts.h).
+  uint64_t first_shard = 0;
+  uint64_t end_shard = UINT64_MAX;
 };
 
 // Files of a set of `rows` rows: ceil(rows / rows_per_shard), and 1 for none.

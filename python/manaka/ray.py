@@ -1,0 +1,296 @@
+"""manaka's long jobs as Ray tasks: ``python -m manaka.ray pack ...``.
+
+    python -m manaka.ray pack STREAM... -o PREFIX --buckets K [--seed S]
+        [--rows-per-shard N] [--temperature T] [--address auto|local|HOST:PORT]
+        [--overwrite]
+
+``pack`` is ``manaka pack --buckets K`` cut into three rounds of tasks
+(src/fold/pack_parts.h), and writes the same shards byte for byte:
+
+  map    one task per input stream: its records into K bucket parts by board hash;
+  fold   one task per bucket: fold its parts, scatter the rows over K second-set parts;
+  write  one task per shard: its second-set spools (their parts back to back),
+         permuted, written as that shard of the set.
+
+Every task reads and writes files under ``<PREFIX>.ray-work/``, which every
+node must see (a shared filesystem); Ray's object store carries only paths
+and counts. A task's output is trusted only once whole: a map or fold task
+writes into a directory of its own and renames it onto ``map/m-NNNN`` or
+``fold/f-NNNN`` as its last step (``done.json`` inside holds its result);
+a write task's shard is renamed into ``shards/s-NNNNN/`` by the shard writer
+once complete. A task that dies (Ray retries it) leaves only temporaries.
+A job restarted on the same output with the same arguments (``job.json``)
+skips every task whose output is there. The set reaches ``PREFIX-NNNNN.parquet``
+only when every shard is written: the driver renames them and removes the
+work directory.
+
+The module is named ``ray`` inside the ``manaka`` package; every import here
+is absolute, so ``import ray`` is Ray itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import shutil
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+
+import ray
+
+from manaka._core import shards as _native
+
+__all__ = ["pack", "RayPackSummary", "main"]
+
+DEFAULT_TEMPERATURE = 100.0
+DEFAULT_ROWS_PER_SHARD = 1 << 20
+
+
+@dataclass
+class RayPackSummary:
+    records_in: int = 0
+    rows_out: int = 0
+    shards: List[str] = field(default_factory=list)
+    tasks: Dict[str, int] = field(default_factory=dict)    # tasks run, per round
+    skipped: Dict[str, int] = field(default_factory=dict)  # tasks whose output was already there
+    seconds: float = 0.0
+
+
+def _write_json(path: str, value: Any) -> None:
+    tmp = f"{path}.tmp-{uuid.uuid4().hex}"
+    with open(tmp, "w") as f:
+        json.dump(value, f)
+    os.replace(tmp, path)
+
+
+def _read_done(directory: str) -> Optional[Any]:
+    try:
+        with open(os.path.join(directory, "done.json")) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
+def _publish_dir(tmp: str, final: str, result: Any) -> Any:
+    """Writes done.json into tmp and renames tmp onto final (a retried task
+    that lost the race keeps the winner's, which holds the same bytes)."""
+    _write_json(os.path.join(tmp, "done.json"), result)
+    try:
+        os.rename(tmp, final)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+        done = _read_done(final)
+        if done is None:
+            raise
+        return done
+    return result
+
+
+@ray.remote(num_cpus=1, max_retries=3, retry_exceptions=True)
+def _map_task(streams: List[str], index: int, work: str, buckets: int) -> Dict[str, int]:
+    final = os.path.join(work, "map", f"m-{index:04d}")
+    tmp = f"{final}.tmp-{uuid.uuid4().hex}"
+    result = _native.pack_map(streams, index, tmp, buckets)
+    return _publish_dir(tmp, final, dict(result))
+
+
+@ray.remote(num_cpus=1, max_retries=3, retry_exceptions=True)
+def _fold_task(streams: List[str], bucket: int, work: str, buckets: int, seed: int,
+               temperature: float) -> List[int]:
+    parts = [os.path.join(work, "map", f"m-{m:04d}", f"spool-a-{bucket:04d}.mpk") for m in range(len(streams))]
+    final = os.path.join(work, "fold", f"f-{bucket:04d}")
+    tmp = f"{final}.tmp-{uuid.uuid4().hex}"
+    rows = _native.pack_fold(streams, parts, bucket, tmp, temperature=temperature, seed=seed, buckets=buckets)
+    return list(_publish_dir(tmp, final, list(rows)))
+
+
+def _maybe_fault(shard: int, fault_shard: Optional[int], fault_marker: Optional[str]) -> None:
+    # Test hook (pack's fault_shard): with a marker, the first attempt creates
+    # it and kills its worker process, as a lost node would; without one,
+    # every attempt fails.
+    if shard != fault_shard:
+        return
+    if fault_marker is None:
+        raise RuntimeError(f"shard {shard}: failed on purpose (fault_shard)")
+    try:
+        fd = os.open(fault_marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return
+    os.close(fd)
+    os._exit(1)
+
+
+@ray.remote(num_cpus=1, max_retries=3, retry_exceptions=True)
+def _write_task(streams: List[str], work: str, plan: Dict[str, Any], shard: int, buckets: int, seed: int,
+                temperature: float, rows_per_shard: int, fault_shard: Optional[int],
+                fault_marker: Optional[str]) -> Dict[str, Any]:
+    _maybe_fault(shard, fault_shard, fault_marker)
+    parts = [[os.path.join(work, "fold", f"f-{i:04d}", f"spool-b-{j:04d}.rows") for i in range(buckets)]
+             for j in range(buckets)]
+    prefix = os.path.join(work, "shards", f"s-{shard:05d}", "part")
+    return dict(_native.pack_write(streams, parts, plan["records"], plan["fingerprint"], plan["spool_rows"],
+                                   shard, shard + 1, prefix, temperature=temperature, seed=seed,
+                                   rows_per_shard=rows_per_shard, buckets=buckets, threads=1))
+
+
+def _staged_shard(work: str, shard: int) -> str:
+    return os.path.join(work, "shards", f"s-{shard:05d}", f"part-{shard:05d}.parquet")
+
+
+def _final_shard(prefix: str, shard: int) -> str:
+    return f"{prefix}-{shard:05d}.parquet"
+
+
+def _existing_shards(prefix: str) -> List[str]:
+    base = os.path.basename(prefix) + "-"
+    out = []
+    for path in glob.glob(glob.escape(prefix) + "-*.parquet"):
+        digits = os.path.basename(path)[len(base):-len(".parquet")]
+        if digits.isdigit():
+            out.append(path)
+    return sorted(out)
+
+
+def _run_round(name: str, refs: List[Any], progress: bool) -> List[Any]:
+    """ray.get of a round's tasks in order, with a progress line per task done.
+    A failed task (its retries spent) fails the round once every other task
+    has settled, so what they wrote stays for a restart."""
+    start = time.monotonic()
+    pending = list(refs)
+    done = 0
+    error: Optional[BaseException] = None
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        try:
+            ray.get(ready)
+        except Exception as e:  # noqa: BLE001 - re-raised below, after the rest
+            error = error or e
+            continue
+        done += 1
+        if progress:
+            took = time.monotonic() - start
+            eta = took / done * (len(refs) - done)
+            print(f"manaka.ray pack: {name} {done}/{len(refs)} tasks, {took:.1f} s, ETA {eta:.1f} s",
+                  file=sys.stderr, flush=True)
+    if error is not None:
+        raise error
+    return ray.get(refs)
+
+
+def pack(streams: Sequence[str], prefix: str, *, buckets: int, seed: int = 0,
+         rows_per_shard: int = DEFAULT_ROWS_PER_SHARD, temperature: float = DEFAULT_TEMPERATURE,
+         overwrite: bool = False, progress: bool = False, fault_shard: Optional[int] = None,
+         fault_marker: Optional[str] = None) -> RayPackSummary:
+    """`manaka pack --buckets` on the Ray cluster this process is connected to
+    (ray.init first); the same shards as the one-machine command.
+
+    fault_shard and fault_marker are for tests: shard fault_shard's write task
+    kills its worker once (creating fault_marker), or, with no marker, fails
+    on every attempt (the job fails and leaves its work for a restart)."""
+    start = time.monotonic()
+    streams = [os.path.abspath(s) for s in streams]
+    prefix = os.path.abspath(prefix)
+    if not 1 <= buckets <= 4096:
+        raise ValueError(f"buckets must be 1..4096, not {buckets}")
+    work = prefix + ".ray-work"
+    job = {"streams": [[s, os.path.getsize(s), os.stat(s).st_mtime_ns] for s in streams], "buckets": buckets,
+           "seed": seed, "rows_per_shard": rows_per_shard, "temperature": temperature}
+    job_path = os.path.join(work, "job.json")
+    try:
+        with open(job_path) as f:
+            same_job = json.load(f) == job
+    except (FileNotFoundError, ValueError):
+        same_job = False
+    if not same_job:
+        existing = _existing_shards(prefix)
+        if existing and not overwrite:
+            raise FileExistsError(f"{prefix}: a shard set exists ({existing[0]}); pass overwrite=True to replace it")
+        shutil.rmtree(work, ignore_errors=True)
+        for sub in ("map", "fold", "shards"):
+            os.makedirs(os.path.join(work, sub), exist_ok=True)
+        _write_json(job_path, job)
+
+    summary = RayPackSummary()
+
+    def run(name: str, done: List[Optional[Any]], submit: Any) -> List[Any]:
+        todo = [i for i, d in enumerate(done) if d is None]
+        summary.tasks[name] = len(todo)
+        summary.skipped[name] = len(done) - len(todo)
+        results = _run_round(name, [submit(i) for i in todo], progress)
+        out = list(done)
+        for i, r in zip(todo, results):
+            out[i] = r
+        return out
+
+    maps = run("map", [_read_done(os.path.join(work, "map", f"m-{m:04d}")) for m in range(len(streams))],
+               lambda m: _map_task.remote(streams, m, work, buckets))
+    folds = run("fold", [_read_done(os.path.join(work, "fold", f"f-{i:04d}")) for i in range(buckets)],
+                lambda i: _fold_task.remote(streams, i, work, buckets, seed, temperature))
+    spool_rows = [sum(f[j] for f in folds) for j in range(buckets)]
+    rows = sum(spool_rows)
+    plan = {"records": sum(m["records"] for m in maps),
+            "fingerprint": sum(m["fingerprint"] for m in maps) % (1 << 64),
+            "spool_rows": spool_rows}
+    count = max(1, -(-rows // rows_per_shard))
+    staged = [_staged_shard(work, k) for k in range(count)]
+    plan_ref = ray.put(plan)
+    run("write", [True if os.path.exists(s) else None for s in staged],
+        lambda k: _write_task.remote(streams, work, plan_ref, k, buckets, seed, temperature, rows_per_shard,
+                                      fault_shard, fault_marker))
+
+    # Every shard is whole: the set goes into place, the earlier set's extra shards go.
+    for k, path in enumerate(staged):
+        if os.path.exists(path):
+            os.replace(path, _final_shard(prefix, k))
+    for path in _existing_shards(prefix):
+        index = int(os.path.basename(path)[len(os.path.basename(prefix)) + 1:-len(".parquet")])
+        if index >= count:
+            os.remove(path)
+    shutil.rmtree(work, ignore_errors=True)
+    summary.records_in = plan["records"]
+    summary.rows_out = rows
+    summary.shards = [_final_shard(prefix, k) for k in range(count)]
+    summary.seconds = time.monotonic() - start
+    return summary
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m manaka.ray", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("pack", help="manaka pack --buckets K as Ray tasks (the same shards, byte for byte)")
+    p.add_argument("streams", nargs="+", metavar="STREAM")
+    p.add_argument("-o", "--output", required=True, metavar="PREFIX")
+    p.add_argument("--buckets", type=int, required=True)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rows-per-shard", type=int, default=DEFAULT_ROWS_PER_SHARD)
+    p.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE)
+    p.add_argument("--address", default="auto",
+                   help="auto: the cluster `ray start` made on this node; local: a Ray of this process; or HOST:PORT")
+    p.add_argument("--overwrite", action="store_true")
+    args = parser.parse_args(argv)
+    if args.address == "local":
+        ray.init(include_dashboard=False)
+    else:
+        ray.init(address=args.address)
+    try:
+        s = pack(args.streams, args.output, buckets=args.buckets, seed=args.seed,
+                 rows_per_shard=args.rows_per_shard, temperature=args.temperature, overwrite=args.overwrite,
+                 progress=True)
+    finally:
+        ray.shutdown()
+    skipped = sum(s.skipped.values())
+    print(f"{s.records_in} records in, {s.rows_out} rows out, {len(s.shards)} shards, {s.seconds:.2f} s"
+          + (f" ({skipped} tasks already done)" if skipped else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    # Run as manaka.ray, not __main__, so the tasks are found by name on every node.
+    from manaka.ray import main as _main
+
+    sys.exit(_main())
