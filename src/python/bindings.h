@@ -19,6 +19,8 @@ void bind_checks(nanobind::module_ m);
 void bind_npz(nanobind::module_ m);
 void bind_chess_corpus(nanobind::module_ m);
 void bind_search(nanobind::module_ m);
+// Output rules for Python writers (core/temporary.h).
+void bind_files(nanobind::module_ m);
 void bind_vpd(nanobind::module_ m);
 
 }  // namespace manaka::python

@@ -20,5 +20,6 @@ NB_MODULE(_core, m) {
   manaka::python::bind_npz(m.def_submodule("npz", "npz archives as numpy writes and reads them"));
   manaka::python::bind_chess_corpus(m.def_submodule("chess_corpus", "the chess corpus's npz shards and batches"));
   manaka::python::bind_search(m.def_submodule("search", "PUCT search and self-play with a Python network"));
+  manaka::python::bind_files(m.def_submodule("files", "output rules for Python writers (core/temporary.h)"));
   manaka::python::bind_vpd(m.def_submodule("vpd", "VPD1 chess position datasets, read-only"));
 }

@@ -146,7 +146,7 @@ def test_dtypes_shapes_and_batch_sizes(tmp_path):
 
 
 def test_equals_the_spec_unshuffled(tmp_path):
-    torch = pytest.importorskip("torch")
+    import torch
     paths = make_corpus(tmp_path, [45, 20, 3])
     ours = list(chess.iter_batches(paths, 16, torch.device("cpu"), False))
     spec = list(spec_iter_batches(paths, 16, torch.device("cpu"), False))
@@ -164,7 +164,7 @@ def test_equals_the_spec_unshuffled(tmp_path):
 
 
 def test_other_devices_get_int8_states_cast_there(tmp_path):
-    torch = pytest.importorskip("torch")
+    import torch
     paths = make_corpus(tmp_path, [20])
     # torch's meta device stands in for a GPU here: the path that ships int8 states and casts on the device.
     sizes = []
@@ -232,7 +232,7 @@ def test_split_shards_as_the_spec(tmp_path):
 # ---- torch ----
 
 def test_dataset_two_workers_every_row_once(tmp_path):
-    torch = pytest.importorskip("torch")
+    import torch
     from manaka.chess_dataset import ChessShardDataset
 
     paths = make_corpus(tmp_path, [60, 25, 80, 33, 41])

@@ -186,7 +186,7 @@ def test_eval_refuses_simulations_and_a_missing_train_module(
 def test_eval_command_end_to_end_with_a_stand_in_network(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    torch = pytest.importorskip("torch")
+    import torch
 
     class Uniform(torch.nn.Module):  # type: ignore[misc,name-defined]
         def forward(self, x: Any) -> Any:

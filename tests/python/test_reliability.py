@@ -275,3 +275,19 @@ def test_a_later_run_removes_stale_temporaries_it_can_prove_are_its_own(tmp_path
     live.write_bytes(b"in use")
     assert run(*convert_args(corpus, out)).returncode == 0
     assert not stale.exists() and live.exists()
+
+
+def test_python_writers_remove_only_dead_processes_temporaries(tmp_path: Path) -> None:
+    # The refinement's torch checkpoints are staged as "<final>.tmp-<pid>" by
+    # Python; core/temporary.h's rule, through the binding, clears them.
+    from manaka._core import files
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / f"iter_0001.pt.tmp-{dead.pid}").write_bytes(b"half")
+    (tmp_path / f"iter_0002.pt.tmp-{dead.pid}").mkdir()
+    mine = tmp_path / f"iter_0003.pt.tmp-{os.getpid()}"
+    mine.write_bytes(b"live")
+    (tmp_path / "iter_0004.pt").write_bytes(b"final")
+    assert files.remove_stale_temporaries(str(tmp_path)) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == [mine.name, "iter_0004.pt"]

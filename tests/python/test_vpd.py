@@ -36,17 +36,19 @@ VALUE = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.Q
 CORRUPT = '[Event "corrupt"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n\n'
 
 
-def random_game(rng: random.Random) -> chess.pgn.Game:
+def random_game(rng: random.Random, plies: tuple[int, int] = (8, 220),
+                results: tuple[str, ...] = ("1-0", "0-1", "1/2-1/2", "*")) -> chess.pgn.Game:
+    """A random game of plies[0]..plies[1] plies (captures half the time, so
+    that games reach endgames), its Result tag drawn from results."""
     board = chess.Board()
-    for _ in range(rng.randint(8, 220)):
+    for _ in range(rng.randint(*plies)):
         legal = list(board.legal_moves)
         if not legal:
             break
         captures = [m for m in legal if board.is_capture(m)]
-        # Captures half the time, so that games reach endgames.
         board.push(rng.choice(captures if captures and rng.random() < 0.5 else legal))
     game = chess.pgn.Game.from_board(board)
-    game.headers["Result"] = rng.choice(["1-0", "0-1", "1/2-1/2", "*"])
+    game.headers["Result"] = rng.choice(results)
     return game
 
 

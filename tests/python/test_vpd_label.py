@@ -21,6 +21,7 @@ from pathlib import Path
 import chess  # test-only oracle, python-chess
 import chess.pgn
 import pytest
+from test_vpd import random_game as random_pgn_game
 
 MANAKA = os.environ.get("MANAKA_BIN") or str(Path(sys.executable).with_name("manaka"))
 STOCKFISH = "/usr/games/stockfish"
@@ -29,16 +30,7 @@ RESUME_NODES = 60000
 
 
 def random_game(rng: random.Random) -> str:
-    board = chess.Board()
-    for _ in range(rng.randint(20, 120)):
-        legal = list(board.legal_moves)
-        if not legal:
-            break
-        captures = [m for m in legal if board.is_capture(m)]
-        board.push(rng.choice(captures if captures and rng.random() < 0.5 else legal))
-    game = chess.pgn.Game.from_board(board)
-    game.headers["Result"] = "*"
-    return str(game) + "\n\n"
+    return str(random_pgn_game(rng, plies=(20, 120), results=("*",))) + "\n\n"
 
 
 def build(root: Path, games: int, target: int) -> Path:

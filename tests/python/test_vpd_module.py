@@ -17,6 +17,8 @@ import chess.pgn
 import numpy as np
 import pytest
 
+from test_vpd import random_game as random_pgn_game
+
 import manaka
 from manaka import vpd
 
@@ -24,16 +26,7 @@ MANAKA = os.environ.get("MANAKA_BIN") or str(Path(sys.executable).with_name("man
 
 
 def random_game(rng: random.Random) -> str:
-    board = chess.Board()
-    for _ in range(rng.randint(10, 160)):
-        legal = list(board.legal_moves)
-        if not legal:
-            break
-        captures = [m for m in legal if board.is_capture(m)]
-        board.push(rng.choice(captures if captures and rng.random() < 0.5 else legal))
-    game = chess.pgn.Game.from_board(board)
-    game.headers["Result"] = rng.choice(["1-0", "0-1", "1/2-1/2", "*"])
-    return str(game) + "\n\n"
+    return str(random_pgn_game(rng, plies=(10, 160))) + "\n\n"
 
 
 @pytest.fixture(scope="module")

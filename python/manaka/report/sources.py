@@ -9,6 +9,8 @@ it drew from and how many the input has.
 
 from __future__ import annotations
 
+import manaka
+
 import json
 import math
 import os
@@ -83,7 +85,7 @@ def _is_shard(path: str) -> bool:
     try:
         ShardFile(path)
         return True
-    except Exception:
+    except (manaka.Error, OSError):  # not a shard: the next reader is tried
         return False
 
 

@@ -28,11 +28,9 @@ its self-play directory when that was complete.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import re
-import shutil
 import sys
 import time
 from dataclasses import dataclass, field
@@ -57,7 +55,6 @@ PathLike = Union[str, os.PathLike]
 Evaluator = Callable[[np.ndarray], tuple[Any, Any]]
 
 _CHECKPOINT_NAME = re.compile(r"iter_(\d{4,})\.pt")
-_TEMP_NAME = re.compile(r".+\.tmp-(\d+)")
 
 
 @dataclass
@@ -85,22 +82,12 @@ def latest_checkpoint(run_dir: PathLike) -> Optional[Path]:
     return max(found)[1] if found else None
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except OSError as e:
-        return e.errno == errno.EPERM
-    return True
-
-
 def _remove_stale_temporaries(folder: Path) -> None:
     """The ``*.tmp-<pid>`` left in ``folder`` by a process that no longer exists (core/temporary.h's rule)."""
-    if not folder.is_dir():
-        return
-    for p in folder.iterdir():
-        m = _TEMP_NAME.fullmatch(p.name)
-        if m and int(m.group(1)) != os.getpid() and not _pid_alive(int(m.group(1))):
-            shutil.rmtree(p) if p.is_dir() else p.unlink()
+    if folder.is_dir():
+        from manaka._core import files
+
+        files.remove_stale_temporaries(str(folder))
 
 
 def search_options(search: SearchConfig, seed: int) -> Any:
