@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string>
 
+#include "core/planes.h"
+
 namespace manaka::chess {
 namespace {
 
@@ -23,30 +25,15 @@ constexpr uint8_t castling_right(Color mover, int i) {
   return uint8_t(1 << (2 * c + (i & 1)));  // WHITE_OO = 1, WHITE_OOO = 2, BLACK_OO = 4, BLACK_OOO = 8
 }
 
-void fill_plane(int8_t* out, int plane, int8_t value) { std::memset(out + plane * SQUARE_NB, value, SQUARE_NB); }
 
-std::string cell_name(int plane, int cell) {
-  return "plane " + std::to_string(plane) + " (" + PLANE_NAME[plane] + "), row " + std::to_string(cell / 8) +
-         ", column " + std::to_string(cell % 8);
-}
+std::string plane_name(int plane) { return PLANE_NAME[plane]; }
+constexpr PlaneLayout kLayout{8, &plane_name};
 
-// The value every cell of a plane that must be uniform holds, or the
-// refusal naming the first cell that differs.
-Result<int> uniform_value(const int8_t* planes, int plane) {
-  const int8_t* p = planes + plane * SQUARE_NB;
-  for (int cell = 1; cell < SQUARE_NB; ++cell)
-    if (p[cell] != p[0])
-      return Status::invalid(cell_name(plane, cell) + ": the plane must be uniform, got " +
-                             std::to_string(int(p[cell])) + " after " + std::to_string(int(p[0])));
-  return int(p[0]);
-}
+void fill_plane(int8_t* out, int plane, int8_t value) { manaka::fill_plane(kLayout, out, plane, value); }
 
-Result<bool> uniform_flag(const int8_t* planes, int plane) {
-  MANAKA_ASSIGN_OR_RETURN(int v, uniform_value(planes, plane));
-  if (v != 0 && v != 1)
-    return Status::invalid(cell_name(plane, 0) + ": expected 0 or 1, got " + std::to_string(v));
-  return v == 1;
-}
+std::string cell_name(int plane, int cell) { return plane_cell_name(kLayout, plane, cell); }
+Result<int> uniform_value(const int8_t* planes, int plane) { return uniform_plane_value(kLayout, planes, plane); }
+Result<bool> uniform_flag(const int8_t* planes, int plane) { return uniform_plane_flag(kLayout, planes, plane); }
 
 }  // namespace
 

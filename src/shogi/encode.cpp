@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "core/planes.h"
+
 namespace manaka::shogi {
 namespace {
 
@@ -17,29 +19,12 @@ std::string plane_name(int plane) {
   return plane == PLANE_REPETITION ? "repetition" : "white to move";
 }
 
-std::string cell_name(int plane, int cell) {
-  return "plane " + std::to_string(plane) + " (" + plane_name(plane) + "), row " + std::to_string(cell / 9) +
-         ", column " + std::to_string(cell % 9);
-}
+constexpr PlaneLayout kLayout{9, &plane_name};
 
-void fill_plane(int8_t* out, int plane, int8_t value) { std::memset(out + plane * SQUARE_NB, value, SQUARE_NB); }
-
-// The value every cell of a plane that must be uniform holds, or the
-// refusal naming the first cell that differs.
-Result<int> uniform_value(const int8_t* planes, int plane) {
-  const int8_t* p = planes + plane * SQUARE_NB;
-  for (int cell = 1; cell < SQUARE_NB; ++cell)
-    if (p[cell] != p[0])
-      return Status::invalid(cell_name(plane, cell) + ": the plane must be uniform, got " +
-                             std::to_string(int(p[cell])) + " after " + std::to_string(int(p[0])));
-  return int(p[0]);
-}
-
-Result<bool> uniform_flag(const int8_t* planes, int plane) {
-  MANAKA_ASSIGN_OR_RETURN(int v, uniform_value(planes, plane));
-  if (v != 0 && v != 1) return Status::invalid(cell_name(plane, 0) + ": expected 0 or 1, got " + std::to_string(v));
-  return v == 1;
-}
+void fill_plane(int8_t* out, int plane, int8_t value) { manaka::fill_plane(kLayout, out, plane, value); }
+std::string cell_name(int plane, int cell) { return plane_cell_name(kLayout, plane, cell); }
+Result<int> uniform_value(const int8_t* planes, int plane) { return uniform_plane_value(kLayout, planes, plane); }
+Result<bool> uniform_flag(const int8_t* planes, int plane) { return uniform_plane_flag(kLayout, planes, plane); }
 
 }  // namespace
 
