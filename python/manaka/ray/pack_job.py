@@ -1,4 +1,4 @@
-"""manaka's long jobs as Ray tasks: ``python -m manaka.ray pack ...``.
+"""``manaka pack --buckets K`` as Ray tasks: ``python -m manaka.ray pack ...``.
 
     python -m manaka.ray pack STREAM... -o PREFIX --buckets K [--seed S]
         [--rows-per-shard N] [--temperature T] [--address auto|local|HOST:PORT]
@@ -23,9 +23,6 @@ A job restarted on the same output with the same arguments (``job.json``)
 skips every task whose output is there. The set reaches ``PREFIX-NNNNN.parquet``
 only when every shard is written: the driver renames them and removes the
 work directory.
-
-The module is named ``ray`` inside the ``manaka`` package; every import here
-is absolute, so ``import ray`` is Ray itself.
 """
 
 from __future__ import annotations
@@ -44,8 +41,9 @@ from typing import Any, Dict, List, Optional, Sequence
 import ray
 
 from manaka._core import shards as _native
+from manaka.ray.tasks import publish_dir, read_done, run_round, write_json
 
-__all__ = ["pack", "RayPackSummary", "main"]
+__all__ = ["pack", "RayPackSummary", "add_parser", "run"]
 
 DEFAULT_TEMPERATURE = 100.0
 DEFAULT_ROWS_PER_SHARD = 1 << 20
@@ -61,42 +59,12 @@ class RayPackSummary:
     seconds: float = 0.0
 
 
-def _write_json(path: str, value: Any) -> None:
-    tmp = f"{path}.tmp-{uuid.uuid4().hex}"
-    with open(tmp, "w") as f:
-        json.dump(value, f)
-    os.replace(tmp, path)
-
-
-def _read_done(directory: str) -> Optional[Any]:
-    try:
-        with open(os.path.join(directory, "done.json")) as f:
-            return json.load(f)
-    except FileNotFoundError:
-        return None
-
-
-def _publish_dir(tmp: str, final: str, result: Any) -> Any:
-    """Writes done.json into tmp and renames tmp onto final (a retried task
-    that lost the race keeps the winner's, which holds the same bytes)."""
-    _write_json(os.path.join(tmp, "done.json"), result)
-    try:
-        os.rename(tmp, final)
-    except OSError:
-        shutil.rmtree(tmp, ignore_errors=True)
-        done = _read_done(final)
-        if done is None:
-            raise
-        return done
-    return result
-
-
 @ray.remote(num_cpus=1, max_retries=3, retry_exceptions=True)
 def _map_task(streams: List[str], index: int, work: str, buckets: int) -> Dict[str, int]:
     final = os.path.join(work, "map", f"m-{index:04d}")
     tmp = f"{final}.tmp-{uuid.uuid4().hex}"
     result = _native.pack_map(streams, index, tmp, buckets)
-    return _publish_dir(tmp, final, dict(result))
+    return publish_dir(tmp, final, dict(result))
 
 
 @ray.remote(num_cpus=1, max_retries=3, retry_exceptions=True)
@@ -106,7 +74,7 @@ def _fold_task(streams: List[str], bucket: int, work: str, buckets: int, seed: i
     final = os.path.join(work, "fold", f"f-{bucket:04d}")
     tmp = f"{final}.tmp-{uuid.uuid4().hex}"
     rows = _native.pack_fold(streams, parts, bucket, tmp, temperature=temperature, seed=seed, buckets=buckets)
-    return list(_publish_dir(tmp, final, list(rows)))
+    return list(publish_dir(tmp, final, list(rows)))
 
 
 def _maybe_fault(shard: int, fault_shard: Optional[int], fault_marker: Optional[str]) -> None:
@@ -156,32 +124,6 @@ def _existing_shards(prefix: str) -> List[str]:
     return sorted(out)
 
 
-def _run_round(name: str, refs: List[Any], progress: bool) -> List[Any]:
-    """ray.get of a round's tasks in order, with a progress line per task done.
-    A failed task (its retries spent) fails the round once every other task
-    has settled, so what they wrote stays for a restart."""
-    start = time.monotonic()
-    pending = list(refs)
-    done = 0
-    error: Optional[BaseException] = None
-    while pending:
-        ready, pending = ray.wait(pending, num_returns=1)
-        try:
-            ray.get(ready)
-        except Exception as e:  # noqa: BLE001 - re-raised below, after the rest
-            error = error or e
-            continue
-        done += 1
-        if progress:
-            took = time.monotonic() - start
-            eta = took / done * (len(refs) - done)
-            print(f"manaka.ray pack: {name} {done}/{len(refs)} tasks, {took:.1f} s, ETA {eta:.1f} s",
-                  file=sys.stderr, flush=True)
-    if error is not None:
-        raise error
-    return ray.get(refs)
-
-
 def pack(streams: Sequence[str], prefix: str, *, buckets: int, seed: int = 0,
          rows_per_shard: int = DEFAULT_ROWS_PER_SHARD, temperature: float = DEFAULT_TEMPERATURE,
          overwrite: bool = False, progress: bool = False, fault_shard: Optional[int] = None,
@@ -213,24 +155,24 @@ def pack(streams: Sequence[str], prefix: str, *, buckets: int, seed: int = 0,
         shutil.rmtree(work, ignore_errors=True)
         for sub in ("map", "fold", "shards"):
             os.makedirs(os.path.join(work, sub), exist_ok=True)
-        _write_json(job_path, job)
+        write_json(job_path, job)
 
     summary = RayPackSummary()
 
-    def run(name: str, done: List[Optional[Any]], submit: Any) -> List[Any]:
+    def run(name: str, done: List[Optional[Any]], submit: Any, count: Any, unit: str) -> List[Any]:
         todo = [i for i, d in enumerate(done) if d is None]
         summary.tasks[name] = len(todo)
         summary.skipped[name] = len(done) - len(todo)
-        results = _run_round(name, [submit(i) for i in todo], progress)
+        results = run_round("pack", name, [submit(i) for i in todo], progress, count, unit)
         out = list(done)
         for i, r in zip(todo, results):
             out[i] = r
         return out
 
-    maps = run("map", [_read_done(os.path.join(work, "map", f"m-{m:04d}")) for m in range(len(streams))],
-               lambda m: _map_task.remote(streams, m, work, buckets))
-    folds = run("fold", [_read_done(os.path.join(work, "fold", f"f-{i:04d}")) for i in range(buckets)],
-                lambda i: _fold_task.remote(streams, i, work, buckets, seed, temperature))
+    maps = run("map", [read_done(os.path.join(work, "map", f"m-{m:04d}")) for m in range(len(streams))],
+               lambda m: _map_task.remote(streams, m, work, buckets), lambda r: int(r["records"]), "records")
+    folds = run("fold", [read_done(os.path.join(work, "fold", f"f-{i:04d}")) for i in range(buckets)],
+                lambda i: _fold_task.remote(streams, i, work, buckets, seed, temperature), sum, "rows")
     spool_rows = [sum(f[j] for f in folds) for j in range(buckets)]
     rows = sum(spool_rows)
     plan = {"records": sum(m["records"] for m in maps),
@@ -241,7 +183,8 @@ def pack(streams: Sequence[str], prefix: str, *, buckets: int, seed: int = 0,
     plan_ref = ray.put(plan)
     run("write", [True if os.path.exists(s) else None for s in staged],
         lambda k: _write_task.remote(streams, work, plan_ref, k, buckets, seed, temperature, rows_per_shard,
-                                      fault_shard, fault_marker))
+                                      fault_shard, fault_marker),
+        lambda r: int(r["rows_out"]), "rows")
 
     # Every shard is whole: the set goes into place, the earlier set's extra shards go.
     for k, path in enumerate(staged):
@@ -259,9 +202,7 @@ def pack(streams: Sequence[str], prefix: str, *, buckets: int, seed: int = 0,
     return summary
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m manaka.ray", description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+def add_parser(sub: Any) -> argparse.ArgumentParser:
     p = sub.add_parser("pack", help="manaka pack --buckets K as Ray tasks (the same shards, byte for byte)")
     p.add_argument("streams", nargs="+", metavar="STREAM")
     p.add_argument("-o", "--output", required=True, metavar="PREFIX")
@@ -269,28 +210,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rows-per-shard", type=int, default=DEFAULT_ROWS_PER_SHARD)
     p.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE)
-    p.add_argument("--address", default="auto",
-                   help="auto: the cluster `ray start` made on this node; local: a Ray of this process; or HOST:PORT")
     p.add_argument("--overwrite", action="store_true")
-    args = parser.parse_args(argv)
-    if args.address == "local":
-        ray.init(include_dashboard=False)
-    else:
-        ray.init(address=args.address)
-    try:
-        s = pack(args.streams, args.output, buckets=args.buckets, seed=args.seed,
-                 rows_per_shard=args.rows_per_shard, temperature=args.temperature, overwrite=args.overwrite,
-                 progress=True)
-    finally:
-        ray.shutdown()
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    s = pack(args.streams, args.output, buckets=args.buckets, seed=args.seed, rows_per_shard=args.rows_per_shard,
+             temperature=args.temperature, overwrite=args.overwrite, progress=True)
     skipped = sum(s.skipped.values())
     print(f"{s.records_in} records in, {s.rows_out} rows out, {len(s.shards)} shards, {s.seconds:.2f} s"
           + (f" ({skipped} tasks already done)" if skipped else ""))
     return 0
-
-
-if __name__ == "__main__":
-    # Run as manaka.ray, not __main__, so the tasks are found by name on every node.
-    from manaka.ray import main as _main
-
-    sys.exit(_main())
