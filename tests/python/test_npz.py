@@ -93,11 +93,15 @@ def test_byte_for_byte_numpys(tmp_path):
     np.savez(tmp_path / "np.npz", **arrays)
     npz.save(tmp_path / "ours.npz", arrays, compressed=False)
     assert (tmp_path / "ours.npz").read_bytes() == (tmp_path / "np.npz").read_bytes()
-    if zlib.ZLIB_RUNTIME_VERSION != _npz.ZLIB_VERSION:
-        pytest.skip(f"numpy's zlib {zlib.ZLIB_RUNTIME_VERSION} is not ours ({_npz.ZLIB_VERSION})")
     np.savez_compressed(tmp_path / "npc.npz", **arrays)
     npz.save(tmp_path / "oursc.npz", arrays)
-    assert (tmp_path / "oursc.npz").read_bytes() == (tmp_path / "npc.npz").read_bytes()
+    if zlib.ZLIB_RUNTIME_VERSION == _npz.ZLIB_VERSION:
+        assert (tmp_path / "oursc.npz").read_bytes() == (tmp_path / "npc.npz").read_bytes()
+    else:
+        # Another zlib may deflate differently: the same members, the same inflated bytes.
+        with zipfile.ZipFile(tmp_path / "oursc.npz") as ours, zipfile.ZipFile(tmp_path / "npc.npz") as theirs:
+            assert ours.namelist() == theirs.namelist()
+            assert all(ours.read(n) == theirs.read(n) for n in ours.namelist())
 
 
 def test_fortran_order_and_views(tmp_path):
