@@ -114,9 +114,11 @@ def generate(
     engine_timeout: float = _DEFAULTS["engine_timeout"],
     progress: bool = False,
     overwrite: bool = False,
+    first_game: int = 0,
 ) -> dict:
     """Plays ``games`` engine games and writes the teacher corpus to ``output``
-    (parquet). Give ``depth`` or ``nodes``. Returns the summary:
+    (parquet). Give ``depth`` or ``nodes``. ``first_game`` I plays games
+    [I, I + games), each the same game as in a run from 0. Returns the summary:
     ``games_completed``, ``games_lost`` (engine crashes or stalls),
     ``games_illegal``, ``restarts``, ``positions``, ``results``, ``endings``,
     ``engine_seconds``, ``overhead_seconds``, ``overhead_share``, ...
@@ -126,7 +128,7 @@ def generate(
     return json.loads(_core.generate(str(engine), str(output), games, multipv, depth, nodes,
                                      workers, seed, opening_plies, max_plies, mate_scale,
                                      {str(k): str(v) for k, v in (engine_options or {}).items()},
-                                     engine_timeout, bool(progress), bool(overwrite)))
+                                     engine_timeout, bool(progress), bool(overwrite), first_game))
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,11 @@ void add_chess_corpus(CLI::App* chess) {
       ->required();
   cmd->add_option("--games", a->o.games, "games the corpus holds when done")
       ->required()
-      ->transform(checks::unsigned_integer(1, uint64_t{1} << 40));
+      ->transform(checks::unsigned_integer(1, corpus::kMaxGames));
+  cmd->add_option("--first-game", a->o.first_game,
+                  "index of the first game: the corpus holds games [I, I + N), each the same as in a run from 0")
+      ->capture_default_str()
+      ->transform(checks::unsigned_integer(0, corpus::kMaxGames));
   cmd->add_option("--workers", a->o.workers, "games played at once, one engine each (0: one per core)")
       ->capture_default_str()
       ->transform(checks::integer(0, 256));

@@ -2,7 +2,7 @@
 // their conversion to MPK1 (teacher/generate.h, teacher/convert.h).
 //
 //   manaka teacher generate --engine PATH --games N --multipv 5 (--depth D | --nodes N)
-//       --workers W -o corpus.parquet [--seed S] [--opening-plies K] [--max-plies M]
+//       --workers W -o corpus.parquet [--seed S] [--first-game I] [--opening-plies K] [--max-plies M]
 //       [--mate-scale 32000] [--engine-option NAME=VALUE ...] [--engine-timeout SECONDS]
 //       [--flush-rows 4096] [--flush-seconds 10]
 //   manaka teacher convert CORPUS... -o OUT.mpk --eval-coef C --mate-scale S
@@ -46,6 +46,10 @@ void add_generate(CLI::App& parent) {
   cmd->add_option("--engine", a->o.engine.path, "USI engine executable (e.g. /usr/games/fairy-stockfish)")
       ->required();
   cmd->add_option("--games", a->o.games, "games to play")->required()->transform(checks::integer(1, INT_MAX));
+  cmd->add_option("--first-game", a->o.first_game,
+                  "index of the first game: plays games [I, I + N), each the same as in a run from 0")
+      ->capture_default_str()
+      ->transform(checks::unsigned_integer(0, teacher::kMaxFirstGame));
   cmd->add_option("--multipv", a->o.engine.multipv, "candidates per position")
       ->capture_default_str()
       ->transform(checks::integer(1, teacher::kMaxMultiPv));

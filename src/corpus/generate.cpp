@@ -43,6 +43,7 @@ Status check_options(const CorpusOptions& o) {
   auto bad = [](const std::string& what) { return Status::usage("chess corpus: " + what); };
   if (o.output_dir.empty()) return bad("no output directory (-o DIR)");
   if (o.games < 1) return bad("--games must be at least 1");
+  if (o.first_game > kMaxGames) return bad("--first-game must be 0.." + std::to_string(kMaxGames));
   if (o.workers < 0 || o.workers > 256) return bad("--workers must be 0..256");
   if (o.opening_plies < 0 || o.opening_plies > 40) return bad("--opening-plies must be 0..40");
   if (o.shard_size < 1) return bad("--shard-size must be at least 1");
@@ -93,7 +94,7 @@ Status write_shard(const std::string& dir, const ShardBatch& b, bool pgn, const 
 class Collector {
  public:
   Collector(const CorpusOptions& o, Manifest& manifest, std::string engine_name)
-      : o_(o), manifest_(manifest), engine_name_(std::move(engine_name)), next_(manifest.games()) {
+      : o_(o), manifest_(manifest), engine_name_(std::move(engine_name)), next_(o.first_game + manifest.games()) {
     batch_.index = manifest.shards.size();
   }
 
@@ -177,7 +178,7 @@ void run_worker(engine::Engine& eng, const CorpusOptions& o, Collector& collecto
   for (;;) {
     if (sh.stop.load()) break;
     const uint64_t index = sh.next_game.fetch_add(1);
-    if (index >= o.games) break;
+    if (index >= o.first_game + o.games) break;
     Result<PlayedGame> game = Status::engine("not played");
     for (int attempt = 0; attempt < kMaxTries; ++attempt) {
       if (!eng.alive()) {
@@ -218,12 +219,13 @@ Result<Manifest> prepare_dir(const CorpusOptions& o, const CorpusIdentity& id) {
     listed.insert(s.file);
     listed.insert(pgn_file_name(&s - m.shards.data()));
   }
-  const bool other = !m.shards.empty() && !(m.identity == id);
+  const bool other = !m.shards.empty() && (!(m.identity == id) || m.first_game() != o.first_game);
   if (other && !o.overwrite) {
     return Status::usage(o.output_dir + ": holds a corpus made with other options (" + m.identity.engine + ", " +
                          m.identity.limit + ", seed " + std::to_string(m.identity.seed) + ", " +
                          std::to_string(m.identity.opening_plies) + " opening plies, shards of " +
-                         std::to_string(m.identity.shard_size) + "); pass --overwrite to start over");
+                         std::to_string(m.identity.shard_size) + ", from game " + std::to_string(m.first_game()) +
+                         "); pass --overwrite to start over");
   }
   if (other) {
     m = Manifest{};
@@ -293,7 +295,7 @@ Result<CorpusSummary> generate(const CorpusOptions& options) {
   s.games_before = manifest.games();
   if (s.games_before < o.games) {
     Shared sh;
-    sh.next_game = s.games_before;
+    sh.next_game = o.first_game + s.games_before;
     Collector collector(o, manifest, id.engine);
     Progress progress("corpus", o.games - s.games_before);
     progress.set_units("games", "positions");

@@ -14,6 +14,9 @@
 //   name, renames it, then rewrites corpus.json (corpus/manifest.h). A killed
 //   run loses at most the games not yet in a shard; the same command again
 //   continues from the manifest until `games` games exist.
+//   With first_game I the run plays games [I, I + games) (the manifest's
+//   first shard starts at I), each the same game as in a run from 0: how
+//   manaka.ray splits a corpus into tasks (corpus/manifest.h joins them).
 #pragma once
 
 #include <array>
@@ -31,10 +34,12 @@ inline constexpr int kDefaultMovetimeMs = 50;
 inline constexpr int kDefaultOpeningPlies = 4;
 inline constexpr uint64_t kDefaultShardSize = 10000;
 inline constexpr const char* kDefaultEngine = "/usr/games/stockfish";
+inline constexpr uint64_t kMaxGames = uint64_t{1} << 40;
 
 struct CorpusOptions {
   std::string output_dir;
   uint64_t games = 0;          // the corpus's size: stop once the directory holds this many
+  uint64_t first_game = 0;     // index of the corpus's first game
   int workers = 0;             // 0: one per hardware thread
   engine::SearchLimit limit;   // nothing set: movetime kDefaultMovetimeMs
   int opening_plies = kDefaultOpeningPlies;

@@ -63,13 +63,68 @@ Result<Manifest> read_manifest(const std::string& dir) {
                    s.at("positions").get<uint64_t>()};
       e.results = s.at("results").get<std::array<uint64_t, 3>>();
       if (e.file != shard_file_name(m.shards.size())) return bad("shard " + e.file + " out of order");
-      if (e.first_game != m.games()) return bad("shard " + e.file + " does not start where the last one ended");
+      if (e.first_game != m.first_game() + m.games() && !m.shards.empty()) return bad("shard " + e.file + " does not start where the last one ended");
       m.shards.push_back(std::move(e));
     }
   } catch (const nlohmann::json::exception& e) {
     return bad(e.what());
   }
   return m;
+}
+
+Result<Manifest> merge_manifests(const std::vector<Manifest>& parts, const std::vector<std::string>& names) {
+  if (parts.empty()) return Status::invalid("no corpus part to merge");
+  Manifest out;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    const Manifest& part = parts[p];
+    const std::string& name = p < names.size() ? names[p] : std::to_string(p);
+    if (part.shards.empty()) return Status::invalid(name + ": corpus part holds no shard");
+    if (p == 0) out.identity = part.identity;
+    if (!(part.identity == out.identity))
+      return Status::invalid(name + ": corpus part made with other options (" + part.identity.engine + ", " +
+                             part.identity.limit + ", seed " + std::to_string(part.identity.seed) + ") than " +
+                             names.front() + " (" + out.identity.engine + ", " + out.identity.limit + ", seed " +
+                             std::to_string(out.identity.seed) + ")");
+    const uint64_t expected = out.first_game() + out.games();
+    if (p > 0 && part.first_game() != expected)
+      return Status::invalid(name + ": corpus part starts at game " + std::to_string(part.first_game()) +
+                             ", not where the part before it ended (game " + std::to_string(expected) + ")");
+    for (ShardEntry e : part.shards) {
+      e.file = shard_file_name(out.shards.size());
+      out.shards.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+Result<Manifest> join_corpus_parts(const std::vector<std::string>& parts, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<Manifest> manifests;
+  for (const std::string& part : parts) {
+    MANAKA_ASSIGN_OR_RETURN(Manifest m, read_manifest(part));
+    manifests.push_back(std::move(m));
+  }
+  MANAKA_ASSIGN_OR_RETURN(Manifest joined, merge_manifests(manifests, parts));
+  std::error_code ec;
+  if (fs::exists(dir, ec)) return Status::io(dir + ": already exists (the joined corpus goes to a new directory)");
+  if (!fs::create_directories(dir, ec) || ec) return Status::io("cannot create " + dir + ": " + ec.message());
+  auto place = [&](const fs::path& from, const fs::path& to) -> Status {
+    std::error_code lec;
+    fs::create_hard_link(from, to, lec);
+    if (lec) fs::copy_file(from, to, lec);
+    if (lec) return Status::io("cannot link or copy " + from.string() + " to " + to.string() + ": " + lec.message());
+    return Status();
+  };
+  size_t at = 0;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    for (size_t i = 0; i < manifests[p].shards.size(); ++i, ++at) {
+      MANAKA_RETURN_NOT_OK(place(fs::path(parts[p]) / manifests[p].shards[i].file, fs::path(dir) / joined.shards[at].file));
+      const fs::path pgn = fs::path(parts[p]) / pgn_file_name(i);
+      if (fs::exists(pgn, ec)) MANAKA_RETURN_NOT_OK(place(pgn, fs::path(dir) / pgn_file_name(at)));
+    }
+  }
+  MANAKA_RETURN_NOT_OK(write_manifest(dir, joined));
+  return joined;
 }
 
 Status write_manifest(const std::string& dir, const Manifest& m) {

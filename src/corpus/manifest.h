@@ -9,7 +9,9 @@
 //    "shards": [{"file": "shard_000000.npz", "first_game": 0, "games": 171,
 //                "positions": 10043, "results": [w, d, l]}, ...]}
 //
-// results counts White wins, draws and Black wins. A run continues only a
+// results counts White wins, draws and Black wins. The shards hold
+// consecutive games; the first starts at game 0, or at the run's
+// --first-game (a part of a corpus split into game ranges). A run continues only a
 // corpus made with the same options; shard files not listed (renamed by a
 // run killed before it rewrote the manifest) are replaced.
 #pragma once
@@ -46,6 +48,7 @@ struct CorpusIdentity {
 struct Manifest {
   CorpusIdentity identity;
   std::vector<ShardEntry> shards;
+  uint64_t first_game() const { return shards.empty() ? 0 : shards.front().first_game; }
   uint64_t games() const;
   uint64_t positions() const;
 };
@@ -53,6 +56,19 @@ struct Manifest {
 // The manifest of dir, or an empty one (no shards) when dir has none.
 Result<Manifest> read_manifest(const std::string& dir);
 Status write_manifest(const std::string& dir, const Manifest& manifest);
+
+// The manifests of corpus parts (runs over consecutive game ranges, the
+// same options) as one: shards in part order, renamed shard_000000.npz,
+// ... Refused, naming the part, when the options differ or a part does not
+// start where the one before it ended.
+Result<Manifest> merge_manifests(const std::vector<Manifest>& parts, const std::vector<std::string>& names);
+
+// Joins the corpus directories `parts` (in game order) into `dir`, which must
+// not exist: created, every listed shard (and its PGN, if there) linked in
+// under its new name (copied where the filesystem has no hard links), and
+// corpus.json written last. The parts are left as they were, so a join that
+// dies part-way is simply done again.
+Result<Manifest> join_corpus_parts(const std::vector<std::string>& parts, const std::string& dir);
 
 // "games_000012.pgn", beside shard_000012.npz (chess_shard/chess_shard.h).
 std::string pgn_file_name(uint64_t index);

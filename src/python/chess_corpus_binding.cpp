@@ -20,6 +20,7 @@
 #include "core/default_init.h"
 #include "core/text.h"
 #include "corpus/batch_loader.h"
+#include "corpus/manifest.h"
 #include "chess_shard/chess_shard.h"
 #include "corpus/shard_summary.h"
 #include "python/bindings.h"
@@ -182,6 +183,21 @@ void bind_chess_corpus(nb::module_ m) {
         }();
         return json_text(corpus::summary_json(s));
       }, "paths"_a, "The summary `manaka chess shards inspect --json` prints, as JSON text.");
+
+  m.def("join_parts", [](const std::vector<std::string>& parts, const std::string& output) {
+        corpus::Manifest joined = [&] {
+          nb::gil_scoped_release release;
+          return unwrap(corpus::join_corpus_parts(parts, output));
+        }();
+        nb::dict d;
+        d["games"] = joined.games();
+        d["positions"] = joined.positions();
+        d["shards"] = joined.shards.size();
+        return d;
+      }, "parts"_a, "output"_a,
+      "Joins corpus directories over consecutive game ranges (`chess corpus --first-game`) into the new "
+      "directory output: shards renumbered in game order, one corpus.json (corpus/manifest.h); the parts are "
+      "left as they were. Returns games, positions and shards.");
 }
 
 }  // namespace manaka::python

@@ -76,7 +76,7 @@ std::string generate(const std::string& engine_path, const std::string& output, 
                      nb::handle multipv, nb::handle depth, nb::handle nodes, nb::handle workers, nb::handle seed,
                      nb::handle opening_plies, nb::handle max_plies, nb::handle mate_scale,
                      const std::map<std::string, std::string>& engine_options, nb::handle engine_timeout,
-                     bool progress, bool overwrite) {
+                     bool progress, bool overwrite, nb::handle first_game) {
   teacher::GenerateOptions o;
   o.engine.path = engine_path;
   o.engine.multipv = static_cast<int>(int_arg(multipv, "multipv", 1, teacher::kMaxMultiPv));
@@ -85,6 +85,7 @@ std::string generate(const std::string& engine_path, const std::string& output, 
   o.limit = limit_of(depth, nodes);
   o.output = output;
   o.games = static_cast<int>(int_arg(games, "games", 1, INT_MAX));
+  o.first_game = uint_arg(first_game, "first_game", 0, teacher::kMaxFirstGame);
   o.workers = static_cast<int>(int_arg(workers, "workers", 1, teacher::kMaxWorkers));
   o.seed = seed_arg(seed);
   o.opening_plies = static_cast<int>(int_arg(opening_plies, "opening_plies", 0, teacher::kMaxPlies));
@@ -147,6 +148,7 @@ void bind_teacher(nb::module_ m) {
         "opening_plies"_a.none() = d.opening_plies, "max_plies"_a.none() = d.max_plies,
         "mate_scale"_a.none() = d.mate_scale, "engine_options"_a = std::map<std::string, std::string>{},
         "engine_timeout"_a.none() = d.engine.search_timeout_ms / 1000.0, "progress"_a = false, "overwrite"_a = false,
+        "first_game"_a.none() = d.first_game,
         "Engine games -> a teacher corpus (parquet); the summary as a JSON string.");
   m.def("generate_defaults", [d] {
         nb::dict out;

@@ -45,6 +45,7 @@ Status check_options(const GenerateOptions& o) {
   if (o.engine.protocol != engine::Protocol::Usi) return bad("the engine must speak USI (the games are shogi)");
   if (o.output.empty()) return bad("no output given (-o corpus.parquet)");
   if (o.games < 1) return bad("--games must be at least 1");
+  if (o.first_game > kMaxFirstGame) return bad("--first-game must be 0.." + std::to_string(kMaxFirstGame));
   if (o.workers < 1 || o.workers > kMaxWorkers) return bad("--workers must be 1.." + std::to_string(kMaxWorkers));
   if (o.limit.depth <= 0 && o.limit.nodes == 0) return bad("a search limit is required (--depth D or --nodes N)");
   if (o.engine.multipv < 1 || o.engine.multipv > kMaxMultiPv)
@@ -63,7 +64,7 @@ Status check_options(const GenerateOptions& o) {
 // worker waits on a disk write.
 class Collector {
  public:
-  Collector(CorpusWriter& writer, const GenerateOptions& o) : writer_(writer), options_(o) {}
+  Collector(CorpusWriter& writer, const GenerateOptions& o) : writer_(writer), options_(o), next_(o.first_game) {}
 
   // record is empty for a game that produced no rows to keep.
   void settle(uint64_t index, std::optional<GameRecord> record) {
@@ -109,7 +110,7 @@ class Collector {
   const GenerateOptions& options_;
   std::mutex mu_;
   std::map<uint64_t, std::optional<GameRecord>> done_;
-  uint64_t next_ = 0;
+  uint64_t next_;
   std::vector<CorpusRow> pending_;
   Clock::time_point last_flush_ = Clock::now();
   std::mutex write_mu_;  // guards error_, set on the writing thread
@@ -149,7 +150,7 @@ void run_worker(engine::Engine& eng, const GenerateOptions& o, Collector& out, S
       }
     }
     const uint64_t index = sh.next_game.fetch_add(1);
-    if (index >= uint64_t(o.games)) break;
+    if (index >= o.first_game + uint64_t(o.games)) break;
     Result<GameRecord> game = Status::engine("not played");
     Status ready = eng.new_game();
     if (ready.ok()) game = play_game(eng, settings, game_seed(o.seed, index));
@@ -206,6 +207,7 @@ CorpusWriter::Footer corpus_footer(const GenerateOptions& o, const std::string& 
       {"mate_slack", std::to_string(kDefaultMateSlack)},
       {"pov", "side to move (cp, cand_cp); result from Black"},
   };
+  if (o.first_game > 0) f.emplace_back("first_game", std::to_string(o.first_game));
   if (o.limit.depth > 0) f.emplace_back("depth", std::to_string(o.limit.depth));
   if (o.limit.nodes > 0) f.emplace_back("nodes", std::to_string(o.limit.nodes));
   if (o.limit.movetime_ms > 0) f.emplace_back("movetime_ms", std::to_string(o.limit.movetime_ms));
@@ -227,6 +229,7 @@ Result<GenerateSummary> generate(const GenerateOptions& o) {
   MANAKA_ASSIGN_OR_RETURN(auto writer, CorpusWriter::open(o.output, corpus_footer(o, engines[0]->name())));
   Collector collector(*writer, o);
   Shared sh;
+  sh.next_game = o.first_game;
   sh.summary.output = o.output;
   sh.summary.engine_name = engines[0]->name();
   sh.summary.games_requested = o.games;

@@ -1,11 +1,14 @@
 // `manaka teacher generate`: a teacher corpus from engine games.
 //
 // One engine process per worker thread; the workers take game indices
-// 0, 1, 2, ... from a shared counter and play them (teacher/game.h). Games
+// first_game, first_game + 1, ... from a shared counter and play them (teacher/game.h). Games
 // reach the corpus in index order (a game that finishes early waits for the
 // ones before it), so a run is deterministic given its seed as far as the
 // engine is (one search thread, a depth or node limit, usinewgame before every
-// game); the number of workers does not change the games.
+// game); the number of workers does not change the games. Game i's random
+// choices come from game_seed(seed, i) alone, so the run of games [0, G)
+// holds the same rows as runs over any partition of that range (first_game
+// N, games M), concatenated in game order: how manaka.ray splits a run.
 //
 // Failures, each counted in the summary:
 //   - an engine that crashes or stops answering (no bestmove within
@@ -48,6 +51,7 @@ inline constexpr int kMaxMultiPv = 500;
 inline constexpr int kMaxPlies = 65535;  // ply fits the corpus's uint16
 inline constexpr int kMinMateScale = 1000;
 inline constexpr int kMaxMateScale = 32767;
+inline constexpr uint64_t kMaxFirstGame = uint64_t{1} << 48;
 
 // The defaults live here alone: the command, the binding and manaka.teacher
 // read them from GenerateOptions{} (the binding hands them to Python as
@@ -63,6 +67,7 @@ struct GenerateOptions {
   engine::SearchLimit limit;
   std::string output;
   int games = 0;
+  uint64_t first_game = 0;  // the run plays games [first_game, first_game + games)
   int workers = 1;
   uint64_t seed = 0;
   int opening_plies = 0;

@@ -235,6 +235,56 @@ TEST(Generate, TheSameSeedPlaysTheSameGames) {
   EXPECT_NE(a[0].sfen, c[0].sfen) << "another seed, another opening";
 }
 
+// The Ray jobs split a run by game index: games [0, 5) in one run must be
+// the rows of runs over [0, 2) and [2, 5), concatenated, with a depth limit.
+TEST(Generate, RunsOverAPartitionOfTheGamesHoldTheRunsRows) {
+  Scratch dir;
+  ASSERT_TRUE(manaka::testing::have_fairy_stockfish()) << "fairy-stockfish is not installed (make setup installs it)";
+  GenerateOptions o;
+  o.engine.path = manaka::testing::kFairyStockfish;
+  o.engine.multipv = 3;
+  o.limit.depth = 1;
+  o.opening_plies = 4;
+  o.max_plies = 12;
+  o.seed = 5;
+  o.games = 5;
+  o.workers = 2;
+  o.output = dir.path("whole.parquet");
+  auto whole = generate(o);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  o.workers = 1;
+  o.games = 2;
+  o.output = dir.path("a.parquet");
+  ASSERT_TRUE(generate(o).ok());
+  o.first_game = 2;
+  o.games = 3;
+  o.output = dir.path("b.parquet");
+  auto b_summary = generate(o);
+  ASSERT_TRUE(b_summary.ok()) << b_summary.status().message();
+  EXPECT_EQ(b_summary->games_requested, 3);
+  EXPECT_EQ(b_summary->games_completed + b_summary->games_illegal, 3u);
+
+  auto rows = read_corpus(dir.path("a.parquet"));
+  auto b = read_corpus(dir.path("b.parquet"));
+  rows.insert(rows.end(), b.begin(), b.end());
+  auto want = read_corpus(dir.path("whole.parquet"));
+  ASSERT_EQ(rows.size(), want.size());
+  ASSERT_GT(b.size(), 0u);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].sfen, want[i].sfen) << "row " << i;
+    EXPECT_EQ(rows[i].move, want[i].move) << "row " << i;
+    EXPECT_EQ(rows[i].cand_moves, want[i].cand_moves) << "row " << i;
+    EXPECT_EQ(rows[i].cand_cp, want[i].cand_cp) << "row " << i;
+    EXPECT_EQ(rows[i].result, want[i].result) << "row " << i;
+  }
+  // Game 2 alone is the first game of b, not game 0 again.
+  o.first_game = 0;
+  o.games = 1;
+  o.output = dir.path("c.parquet");
+  ASSERT_TRUE(generate(o).ok());
+  EXPECT_NE(read_corpus(dir.path("c.parquet"))[0].sfen, b[0].sfen);
+}
+
 // fairy-stockfish 11.1 offers pawn-drop mates; our rules refuse them, and say
 // why. White's king on 1a: P*1b checks, 1b is guarded by the silver on 2c,
 // and the gold on 3b covers 2a and 2b.
@@ -264,6 +314,10 @@ TEST(Generate, OptionsAreChecked) {
   o = fake_run("x.parquet", {"normal"}, 1, 4);
   o.engine.protocol = engine::Protocol::Uci;
   EXPECT_EQ(generate(o).status().message(), "teacher generate: the engine must speak USI (the games are shogi)");
+  o = fake_run("x.parquet", {"normal"}, 1, 4);
+  o.first_game = kMaxFirstGame + 1;
+  EXPECT_EQ(generate(o).status().message(),
+            "teacher generate: --first-game must be 0.." + std::to_string(kMaxFirstGame));
 }
 
 }  // namespace
