@@ -8,9 +8,9 @@ from typing import Optional, Sequence
 
 import ray
 
-from manaka.ray import pack_job
+from manaka.ray import pack_job, selfplay_job
 
-JOBS = {"pack": pack_job}
+JOBS = {"pack": pack_job, "selfplay": selfplay_job}
 
 
 def connect(address: str) -> None:
