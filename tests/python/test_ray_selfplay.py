@@ -118,9 +118,10 @@ def test_a_restarted_job_skips_the_ranges_done(cluster: Cluster, shogi_net: str,
                      games_per_task=2, stop_before_join=True)
     assert first.played == 3 and not out.exists()
     assert sorted(p.name for p in (work / "parts").iterdir()) == ["p-00000", "p-00001", "p-00002"]
+    # Restarted with one actor and no --games-per-task: the earlier cut into ranges is kept.
     s = selfplay("shogi", shogi_net, str(out), SHOGI_GAMES, search=SEARCH, max_plies=SHOGI_PLIES, saz=True,
-                 games_per_task=2)
-    assert (s.played, s.skipped) == (0, 3)
+                 actors=1)
+    assert (s.parts, s.played, s.skipped) == (3, 0, 3)
     assert_same_files(out, local_shogi, ["selfplay.mpk", "selfplay.saz"])
     assert not work.exists()
 

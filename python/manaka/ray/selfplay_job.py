@@ -102,7 +102,8 @@ class _SelfPlayActor:
         else:
             played = search.chess_self_play(self.evaluate, count, opts, max_plies=max_plies,
                                             opening_plies=opening_plies, first_game=first, progress=False)
-            sp = json.loads(_native.write_chess_selfplay(tmp, played, shard_positions, json.dumps({"first_game": first})))
+            meta = json.dumps({"first_game": first})
+            sp = json.loads(_native.write_chess_selfplay(tmp, played, shard_positions, meta))
             result = {"first": first, "games": int(sp["games"]), "positions": int(sp["positions"])}
         return dict(publish_dir(tmp, part, result))
 
@@ -167,18 +168,26 @@ def selfplay(game: str, checkpoint: str, output: str, games: int, *, search: Opt
     k = actors or len(nodes)
     if k < 1:
         raise ValueError(f"actors must be at least 1, not {k}")
-    per_task = games_per_task or max(1, math.ceil(games / (4 * k)))
-    ranges = _ranges(games, per_task)
+    if games_per_task is not None and games_per_task < 1:
+        raise ValueError(f"games_per_task must be at least 1, not {games_per_task}")
     ckpt = os.stat(checkpoint)
     job = {"game": game, "checkpoint": [checkpoint, ckpt.st_size, ckpt.st_mtime_ns], "games": games,
-           "games_per_task": per_task, "search": options, "max_plies": max_plies, "opening_plies": opening_plies,
-           "saz": saz, "shard_positions": shard_positions}
+           "search": options, "max_plies": max_plies, "opening_plies": opening_plies, "saz": saz,
+           "shard_positions": shard_positions}
     job_path = os.path.join(work, "job.json")
     try:
         with open(job_path) as f:
-            same_job = json.load(f) == job
+            found = json.load(f)
     except (FileNotFoundError, ValueError):
-        same_job = False
+        found = {}
+    # A restart on another cluster size keeps the earlier cut into ranges unless told otherwise.
+    per_task = games_per_task or max(1, math.ceil(games / (4 * k)))
+    if games_per_task is None and "games_per_task" in found and \
+            {n: v for n, v in found.items() if n != "games_per_task"} == job:
+        per_task = int(found["games_per_task"])
+    job["games_per_task"] = per_task
+    same_job = found == job
+    ranges = _ranges(games, per_task)
     if not same_job:
         if storage.exists(dest) and not overwrite:
             raise FileExistsError(f"{output}: exists; pass overwrite=True to replace it")
@@ -301,8 +310,8 @@ def run(args: argparse.Namespace) -> int:
     s = selfplay(args.game, args.checkpoint, args.output, args.games, search=options, max_plies=args.max_plies,
                  opening_plies=args.opening_plies, saz=args.saz, shard_positions=args.shard_positions,
                  actors=args.actors, cpus_per_actor=args.cpus_per_actor, gpus_per_actor=args.gpus_per_actor,
-                 device=args.device, games_per_task=args.games_per_task, torch_threads=args.torch_threads, work_dir=args.work_dir,
-                 overwrite=args.overwrite, progress=True)
+                 device=args.device, games_per_task=args.games_per_task, torch_threads=args.torch_threads,
+                 work_dir=args.work_dir, overwrite=args.overwrite, progress=True)
     print(f"{s.games} games in {s.parts} parts ({s.played} played, {s.skipped} already done) on {s.actors} actors, "
           f"{s.seconds:.2f} s -> {s.output}")
     return 0
