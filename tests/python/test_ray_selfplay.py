@@ -183,3 +183,18 @@ def test_chess_on_ray_holds_the_local_self_plays_games(cluster: Cluster, tmp_pat
     for key in w:
         assert np.array_equal(g[key], w[key]), key
     assert sum(sh["positions"] for sh in got["shards"]) == got["positions"]
+
+
+def test_the_command_line_runs_the_job(cluster: Cluster, shogi_net: str, local_shogi: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cli"
+    args = [sys.executable, "-m", "manaka.ray", "selfplay", "--address", cluster.address, "--game", "shogi",
+            "--checkpoint", shogi_net, "-o", str(out), "--games", str(SHOGI_GAMES), "--games-per-task", "2",
+            "--max-plies", str(SHOGI_PLIES), "--saz", "--torch-threads", "1",
+            *[a for name, value in SEARCH.items() for a in ("--" + name.replace("_", "-"), str(value))]]
+    r = subprocess.run(args, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "manaka.ray selfplay: 3/3 ranges" in r.stderr and "positions/s" in r.stderr
+    assert f"{SHOGI_GAMES} games" in r.stdout and "3 parts (3 played, 0 already done) on 2 actors" in r.stdout
+    assert_same_files(out, local_shogi, ["selfplay.mpk", "selfplay.saz"])
+    again = subprocess.run(args, capture_output=True, text=True)
+    assert again.returncode != 0 and "exists; pass --overwrite" in again.stderr

@@ -1,7 +1,7 @@
 """Self-play on a Ray cluster: ``python -m manaka.ray selfplay ...``.
 
     python -m manaka.ray selfplay --game chess|shogi --checkpoint PATH -o OUT --games N
-        [--actors K] [--cpus-per-actor C] [--games-per-task G] [--simulations ...]
+        [--actors K] [--cpus-per-actor C] [--torch-threads T] [--games-per-task G] [--simulations ...]
         [--max-plies P] [--saz] [--opening-plies P] [--shard-positions S] [--work-dir DIR]
 
 One Ray actor per node (by default as many as the cluster has alive nodes,
@@ -190,7 +190,7 @@ def selfplay(game: str, checkpoint: str, output: str, games: int, *, search: Opt
     ranges = _ranges(games, per_task)
     if not same_job:
         if storage.exists(dest) and not overwrite:
-            raise FileExistsError(f"{output}: exists; pass overwrite=True to replace it")
+            raise FileExistsError(f"{output}: exists; pass --overwrite (overwrite=True) to replace it")
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(os.path.join(work, "parts"), exist_ok=True)
         write_json(job_path, job)
@@ -312,6 +312,7 @@ def run(args: argparse.Namespace) -> int:
                  actors=args.actors, cpus_per_actor=args.cpus_per_actor, gpus_per_actor=args.gpus_per_actor,
                  device=args.device, games_per_task=args.games_per_task, torch_threads=args.torch_threads,
                  work_dir=args.work_dir, overwrite=args.overwrite, progress=True)
-    print(f"{s.games} games in {s.parts} parts ({s.played} played, {s.skipped} already done) on {s.actors} actors, "
-          f"{s.seconds:.2f} s -> {s.output}")
+    actors = f"{s.actors} actor" + ("" if s.actors == 1 else "s")
+    print(f"{s.games} games, {s.positions:,} positions in {s.parts} parts ({s.played} played, {s.skipped} already "
+          f"done) on {actors}, {s.seconds:.2f} s -> {s.output}")
     return 0
