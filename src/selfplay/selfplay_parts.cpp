@@ -14,7 +14,6 @@
 #include "core/temporary.h"
 #include "core/text.h"
 #include "sazpack/chunk_file.h"
-#include "sazpack/codec.h"
 #include "sazpack/format.h"
 #include "stream/format.h"
 #include "stream/header.h"

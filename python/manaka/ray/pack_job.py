@@ -1,8 +1,8 @@
 """``manaka pack --buckets K`` as Ray tasks: ``python -m manaka.ray pack ...``.
 
     python -m manaka.ray pack STREAM... -o PREFIX --buckets K [--seed S]
-        [--rows-per-shard N] [--temperature T] [--address auto|local|HOST:PORT]
-        [--overwrite]
+        [--rows-per-shard N] [--temperature T] [--work-dir DIR]
+        [--address auto|local|HOST:PORT] [--overwrite]
 
 ``pack`` is ``manaka pack --buckets K`` cut into three rounds of tasks
 (src/fold/pack_parts.h), and writes the same shards byte for byte:
@@ -12,8 +12,8 @@
   write  one task per shard: its second-set spools (their parts back to back),
          permuted, written as that shard of the set.
 
-Every task reads and writes files under ``<PREFIX>.ray-work/``, which every
-node must see (a shared filesystem); Ray's object store carries only paths
+Every task reads and writes files under the work directory (``--work-dir``,
+default ``<PREFIX>.ray-work/``), which every node must see (a shared filesystem); Ray's object store carries only paths
 and counts. A task's output is trusted only once whole: a map or fold task
 writes into a directory of its own and renames it onto ``map/m-NNNN`` or
 ``fold/f-NNNN`` as its last step (``done.json`` inside holds its result);
