@@ -114,6 +114,7 @@ def chess_self_play(
     *,
     max_plies: int = 512,
     opening_plies: int = 0,
+    first_game: int = 0,
     progress: bool = True,
 ) -> dict[str, Any]:
     """Plays ``games`` games of chess against itself through the search.
@@ -130,9 +131,11 @@ def chess_self_play(
     recorded as positions); and ``stats`` (the evaluator's batches,
     positions, mean_batch_fill, network_seconds). Game i's noise and moves
     come from (seed, i) alone: with ``threads=1`` a seed gives the same games.
+    The games are numbered from ``first_game``: games ``a..b`` of a run are
+    ``first_game=a, games=b-a`` (how ``manaka.ray selfplay`` cuts one).
     """
     return _search.chess_self_play(_adapt(evaluate), games, options or SearchOptions(), max_plies=max_plies,
-                                   opening_plies=opening_plies, progress=progress)
+                                   opening_plies=opening_plies, first_game=first_game, progress=progress)
 
 
 def chess_search(
@@ -160,6 +163,7 @@ def shogi_self_play(
     max_plies: int = 320,
     saz: bool = False,
     overwrite: bool = False,
+    first_game: int = 0,
     progress: bool = True,
 ) -> tuple[dict[str, Any], str]:
     """Plays ``games`` games of shogi against itself and writes them into the directory ``output``.
@@ -170,13 +174,15 @@ def shogi_self_play(
     directory appears when both are complete. ``evaluate`` gets int8 planes
     ``(B, 44, 9, 9)`` and returns ``(B, 11259)`` logits and ``(B,)`` values.
     The default options use AlphaZero's shogi noise (``dirichlet_alpha``
-    0.15). Returns the summary as a dict and as the command's text.
+    0.15). Game i (numbered from ``first_game``) draws its noise and moves
+    from (seed, i) alone. Returns the summary as a dict and as the command's text.
     """
     if options is None:
         options = SearchOptions(dirichlet_alpha=0.15)
     import json
 
     text_json, text = _search.shogi_self_play(_adapt(evaluate), games, options, str(output), max_plies=max_plies,
-                                              saz=saz, overwrite=overwrite, progress=progress)
+                                              saz=saz, overwrite=overwrite, first_game=first_game,
+                                              progress=progress)
     summary: dict[str, Any] = json.loads(text_json)
     return summary, text

@@ -27,6 +27,7 @@
 #include "search/chess_selfplay.h"
 #include "search/selfplay.h"
 #include "selfplay/chess_selfplay_set.h"
+#include "selfplay/selfplay_parts.h"
 #include "selfplay/shogi_selfplay.h"
 #include "shogi/encode.h"
 #include "shogi/move_index.h"
@@ -132,8 +133,9 @@ T run_self_play(const char* label, int games, bool progress, nb::callable evalua
 constexpr std::array<size_t, 3> kChessPlanes{size_t(chess::PLANE_NB), 8, 8};
 
 nb::dict chess_self_play(nb::callable evaluate, nb::handle games, const SearchOptions& options, nb::handle max_plies,
-                         nb::handle opening_plies, bool progress) {
+                         nb::handle opening_plies, nb::handle first_game, bool progress) {
   search::ChessSelfPlayOptions o;
+  o.first_game = uint_arg(first_game, "first_game", 0, search::kMaxFirstGame);
   o.search = options;
   o.games = int(int_arg(games, "games", 1, search::kMaxSelfPlayGames));
   o.max_plies = int(int_arg(max_plies, "max_plies", 1, search::kMaxSelfPlayPlies));
@@ -197,6 +199,13 @@ std::vector<T> column(const nb::dict& played, const char* key) {
   return std::vector<T>(a.data(), a.data() + a.size());
 }
 
+nlohmann::ordered_json meta_object(const std::string& meta) {
+  nlohmann::ordered_json m =
+      meta.empty() ? nlohmann::ordered_json::object() : nlohmann::ordered_json::parse(meta, nullptr, false);
+  if (m.is_discarded() || !m.is_object()) raise_if_error(Status::usage("meta: not a JSON object"));
+  return m;
+}
+
 // chess_self_play's dict, written by selfplay/chess_selfplay_set.h; returns
 // selfplay.json's text.
 std::string write_chess_selfplay(const std::string& dir, const nb::dict& played, nb::handle shard_positions,
@@ -219,8 +228,7 @@ std::string write_chess_selfplay(const std::string& dir, const nb::dict& played,
       d.visit_indices.size() != d.visit_counts.size() || d.results.size() + 1 != d.game_offsets.size())
     raise_if_error(Status::usage("played: arrays of inconsistent lengths (not chess_self_play's output)"));
   const uint64_t per_shard = uint_arg(shard_positions, "shard_positions", 1);
-  nlohmann::ordered_json m = meta.empty() ? nlohmann::ordered_json::object() : nlohmann::ordered_json::parse(meta, nullptr, false);
-  if (m.is_discarded() || !m.is_object()) raise_if_error(Status::usage("meta: not a JSON object"));
+  const nlohmann::ordered_json m = meta_object(meta);
   nlohmann::ordered_json j;
   {
     nb::gil_scoped_release release;
@@ -234,8 +242,9 @@ constexpr std::array<size_t, 3> kShogiPlanes{size_t(shogi::PLANE_NB), 9, 9};
 // The summary as (JSON text, the command's text), both from the library.
 nb::tuple shogi_self_play(nb::callable evaluate, nb::handle games, const SearchOptions& options,
                             const std::string& output, nb::handle max_plies, bool saz, bool overwrite,
-                            bool progress) {
+                            nb::handle first_game, bool progress) {
   selfplay::ShogiSelfPlayOptions o;
+  o.first_game = uint_arg(first_game, "first_game", 0, search::kMaxFirstGame);
   o.search = options;
   o.games = int(int_arg(games, "games", 1, selfplay::kMaxGames));
   o.max_plies = int(int_arg(max_plies, "max_plies", 1, selfplay::kMaxPlies));
@@ -251,6 +260,26 @@ nb::tuple shogi_self_play(nb::callable evaluate, nb::handle games, const SearchO
       });
   return nb::make_tuple(selfplay::summary_json(summary, o.search.batch_size),
                         selfplay::summary_text(summary, o.search.batch_size));
+}
+
+void join_shogi_selfplay(const std::vector<std::string>& parts, const std::string& output, bool overwrite) {
+  Status st;
+  {
+    nb::gil_scoped_release release;
+    st = selfplay::join_shogi_selfplay(parts, output, overwrite);
+  }
+  raise_if_error(st);
+}
+
+std::string join_chess_selfplay(const std::vector<std::string>& parts, const std::string& output,
+                                const std::string& meta, bool overwrite) {
+  const nlohmann::ordered_json m = meta_object(meta);
+  nlohmann::ordered_json j;
+  {
+    nb::gil_scoped_release release;
+    j = unwrap(selfplay::join_chess_selfplay(parts, output, m, overwrite));
+  }
+  return json_text(j);
 }
 
 }  // namespace
@@ -274,17 +303,25 @@ void bind_search(nb::module_ m) {
   m.attr("SHOGI_POLICY_SIZE") = shogi::POLICY_SIZE;
   m.def("shogi_self_play", &shogi_self_play, "evaluate"_a, "games"_a, "options"_a, "output"_a, nb::kw_only(),
         "max_plies"_a.none() = selfplay::ShogiSelfPlayOptions{}.max_plies, "saz"_a = false, "overwrite"_a = false,
-        "progress"_a = true,
+        "first_game"_a = 0, "progress"_a = true,
         "Plays games of shogi against itself through the search and writes output/selfplay.mpk (MPK1) and, "
         "with saz, output/selfplay.saz (SAZ2); returns the summary as (JSON text, text).");
   m.def("chess_self_play", &chess_self_play, "evaluate"_a, "games"_a, "options"_a, nb::kw_only(),
         "max_plies"_a.none() = search::ChessSelfPlayOptions{}.max_plies,
-        "opening_plies"_a.none() = search::ChessSelfPlayOptions{}.opening_plies, "progress"_a = true,
+        "opening_plies"_a.none() = search::ChessSelfPlayOptions{}.opening_plies, "first_game"_a = 0,
+        "progress"_a = true,
         "Plays games of chess against itself through the search with evaluate as the network; returns the "
         "searched positions as training arrays (see manaka.search).");
   m.def("write_chess_selfplay", &write_chess_selfplay, "dir"_a, "played"_a, "shard_positions"_a, "meta"_a = "",
         "Writes chess_self_play's arrays as npz shards with visits and selfplay.json into dir, complete or "
         "absent; returns selfplay.json's content (JSON text). meta: a JSON object of fields put first.");
+  m.def("join_shogi_selfplay", &join_shogi_selfplay, "parts"_a, "output"_a, nb::kw_only(), "overwrite"_a = false,
+        "Joins shogi self-play directories of consecutive game ranges, in game order, into the directory one "
+        "run writes (selfplay.mpk, selfplay.saz), complete or absent (selfplay/selfplay_parts.h).");
+  m.def("join_chess_selfplay", &join_chess_selfplay, "parts"_a, "output"_a, "meta"_a = "", nb::kw_only(),
+        "overwrite"_a = false,
+        "Joins chess self-play sets of consecutive game ranges, in game order, into one set (shards "
+        "renumbered, selfplay.json merged), complete or absent; returns selfplay.json's content (JSON text).");
   m.def("chess_search", &chess_search, "evaluate"_a, "fen"_a, "moves"_a, "options"_a,
         "Searches the position after moves (UCI) from fen; returns the most visited move, every root move's "
         "(uci, visits, prior), the root value for the side to move and the evaluator's statistics.");

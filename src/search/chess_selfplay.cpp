@@ -12,6 +12,8 @@ Status check_options(const ChessSelfPlayOptions& o) {
     return Status::usage("self-play max_plies = " + std::to_string(o.max_plies) + ": must be 1..10000");
   if (o.opening_plies < 0 || o.opening_plies > chess::kMaxOpeningPlies)
     return Status::usage("self-play opening_plies = " + std::to_string(o.opening_plies) + ": must be 0..40");
+  if (o.first_game > kMaxFirstGame)
+    return Status::usage("self-play first_game = " + std::to_string(o.first_game) + ": must be below 2^48 - 10^6");
   return Status();
 }
 
@@ -26,7 +28,7 @@ Result<ChessSelfPlayData> chess_self_play(const ChessSelfPlayOptions& o, const N
   };
   EvaluatorStats stats;
   MANAKA_ASSIGN_OR_RETURN(auto games, self_play<ChessRules>(o.games, o.max_plies, o.search, start, network, poll,
-                                                           counters, &stats));
+                                                           counters, &stats, o.first_game));
   ChessSelfPlayData data = chess_training_data(games);
   data.stats = stats;
   return data;

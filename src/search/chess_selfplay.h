@@ -19,6 +19,7 @@ struct ChessSelfPlayOptions {
   int games = 1;
   int max_plies = 512;      // searched plies; then the game is a draw
   int opening_plies = 0;    // random plies first (chess/opening.h), not recorded
+  uint64_t first_game = 0;  // the games are first_game.. of a run (their seeds and openings)
 };
 
 inline constexpr int kMaxSelfPlayGames = 1'000'000;

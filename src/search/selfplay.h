@@ -2,8 +2,9 @@
 // threads play while the calling thread serves the network (evaluator.h).
 //
 // self_play: `threads` search threads take games by index from a shared
-// counter; game i starts from start(i) and draws its noise and moves from
-// derived_seed(seed, i) alone, so with one search thread a seed gives the
+// counter; game i (numbered from first_game, so a run cut into index ranges
+// plays the games of one whole run) starts from start(i) and draws its noise
+// and moves from derived_seed(seed, i) alone, so with one search thread a seed gives the
 // same games (and with several, the same games wherever the network's
 // answers do not depend on the batch). A game ends when the rules end it or
 // after max_plies searched plies (a draw, with no outcome). Games come back
@@ -41,6 +42,10 @@ struct PlayedGame {
   std::optional<typename R::Outcome> outcome;  // none: stopped at max_plies (a draw)
 };
 
+// A run's first game index stays below 2^48 - 10^6: game indices fit a JSON
+// number (a double) exactly.
+inline constexpr uint64_t kMaxFirstGame = (uint64_t(1) << 48) - 1'000'000;
+
 struct SelfPlayCounters {
   std::atomic<uint64_t> games{0}, positions{0};
 };
@@ -56,7 +61,7 @@ Result<std::vector<PlayedGame<R>>> self_play(int games, int max_plies, const Sea
                                              const std::function<Result<typename R::State>(uint64_t)>& start,
                                              const Network& network, const Poll& poll,
                                              SelfPlayCounters* counters = nullptr,
-                                             EvaluatorStats* stats = nullptr) {
+                                             EvaluatorStats* stats = nullptr, uint64_t first_game = 0) {
   MANAKA_RETURN_NOT_OK(check_options(options));
   std::vector<PlayedGame<R>> played(static_cast<size_t>(games));
   std::vector<Status> errors(static_cast<size_t>(games));
@@ -68,8 +73,9 @@ Result<std::vector<PlayedGame<R>>> self_play(int games, int max_plies, const Sea
     for (int i; !stop && (i = next++) < games;) {
       auto one = [&]() -> Status {
         PlayedGame<R>& g = played[size_t(i)];
-        MANAKA_ASSIGN_OR_RETURN(g.start, start(uint64_t(i)));
-        SearchRng rng(derived_seed(options.seed, uint64_t(i)));
+        const uint64_t index = first_game + uint64_t(i);
+        MANAKA_ASSIGN_OR_RETURN(g.start, start(index));
+        SearchRng rng(derived_seed(options.seed, index));
         typename R::State s = g.start;
         for (;;) {
           if ((g.outcome = R::outcome(s))) break;
@@ -85,7 +91,7 @@ Result<std::vector<PlayedGame<R>>> self_play(int games, int max_plies, const Sea
         return Status();
       };
       if (Status st = one(); !st.ok()) {
-        errors[size_t(i)] = std::move(st).with_context("game " + std::to_string(i) + ": ");
+        errors[size_t(i)] = std::move(st).with_context("game " + std::to_string(first_game + uint64_t(i)) + ": ");
         stop = true;
       }
     }

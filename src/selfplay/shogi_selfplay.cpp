@@ -144,6 +144,8 @@ Status check_options(const ShogiSelfPlayOptions& o) {
   if (o.max_plies < 1 || o.max_plies > kMaxPlies)
     return Status::usage("--max-plies " + std::to_string(o.max_plies) + ": must be 1..10000");
   if (o.output.empty()) return Status::usage("an output directory is needed (-o DIR)");
+  if (o.first_game > search::kMaxFirstGame)
+    return Status::usage("first_game " + std::to_string(o.first_game) + ": must be below 2^48 - 10^6");
   return Status();
 }
 
@@ -157,7 +159,7 @@ Result<ShogiSelfPlaySummary> shogi_self_play(const ShogiSelfPlayOptions& o, cons
   // of shogi); self_play stops there and the result is a draw.
   search::EvaluatorStats stats;
   MANAKA_ASSIGN_OR_RETURN(auto games, search::self_play<ShogiRules>(o.games, o.max_plies, o.search, start, network,
-                                                                   poll, counters, &stats));
+                                                                   poll, counters, &stats, o.first_game));
   MANAKA_ASSIGN_OR_RETURN(auto dir, TempDir::for_output(o.output));
   MANAKA_RETURN_NOT_OK(write_mpk(dir.path() + "/" + kMpkName, games));
   if (o.saz) MANAKA_RETURN_NOT_OK(write_saz(dir.path() + "/" + kSazName, games, o.search.simulations));

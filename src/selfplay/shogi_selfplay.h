@@ -44,6 +44,7 @@ struct ShogiSelfPlayOptions {
   std::string output;           // the directory
   bool saz = false;             // also selfplay.saz
   bool overwrite = false;       // replace an existing directory
+  uint64_t first_game = 0;      // the games are first_game.. of a run (their seeds)
 };
 
 inline constexpr int kMaxGames = 1'000'000;

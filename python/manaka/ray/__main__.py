@@ -8,9 +8,9 @@ from typing import Optional, Sequence
 
 import ray
 
-from manaka.ray import corpus_job, pack_job, teacher_job
+from manaka.ray import corpus_job, pack_job, selfplay_job, teacher_job
 
-JOBS = {"pack": pack_job, "teacher-generate": teacher_job, "chess-corpus": corpus_job}
+JOBS = {"pack": pack_job, "teacher-generate": teacher_job, "chess-corpus": corpus_job, "selfplay": selfplay_job}
 
 
 def connect(address: str) -> None:

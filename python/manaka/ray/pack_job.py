@@ -1,8 +1,8 @@
 """``manaka pack --buckets K`` as Ray tasks: ``python -m manaka.ray pack ...``.
 
     python -m manaka.ray pack STREAM... -o PREFIX --buckets K [--seed S]
-        [--rows-per-shard N] [--temperature T] [--address auto|local|HOST:PORT]
-        [--overwrite]
+        [--rows-per-shard N] [--temperature T] [--work-dir DIR]
+        [--address auto|local|HOST:PORT] [--overwrite]
 
 ``pack`` is ``manaka pack --buckets K`` cut into three rounds of tasks
 (src/fold/pack_parts.h), and writes the same shards byte for byte:
@@ -12,8 +12,8 @@
   write  one task per shard: its second-set spools (their parts back to back),
          permuted, written as that shard of the set.
 
-Every task reads and writes files under ``<PREFIX>.ray-work/``, which every
-node must see (a shared filesystem); Ray's object store carries only paths
+Every task reads and writes files under the work directory (``--work-dir``,
+default ``<PREFIX>.ray-work/``), which every node must see (a shared filesystem); Ray's object store carries only paths
 and counts. A task's output is trusted only once whole: a map or fold task
 writes into a directory of its own and renames it onto ``map/m-NNNN`` or
 ``fold/f-NNNN`` as its last step (``done.json`` inside holds its result);
@@ -23,12 +23,16 @@ A job restarted on the same output with the same arguments (``job.json``)
 skips every task whose output is there. The set reaches ``PREFIX-NNNNN.parquet``
 only when every shard is written: the driver renames them and removes the
 work directory.
+
+PREFIX may be a URI pyarrow opens (s3://, gs://, hdfs://, file://): the
+work directory is then ``--work-dir`` (a path every node sees) and the
+finished shards are uploaded under temporary names, then moved onto their
+names (storage.py says what "complete or absent" means on an object store).
 """
 
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import shutil
@@ -41,6 +45,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import ray
 
 from manaka._core import shards as _native
+from manaka.ray import storage
 from manaka.ray.tasks import publish_dir, read_done, run_round, write_json
 
 __all__ = ["pack", "RayPackSummary", "add_parser", "run"]
@@ -114,32 +119,48 @@ def _final_shard(prefix: str, shard: int) -> str:
     return f"{prefix}-{shard:05d}.parquet"
 
 
-def _existing_shards(prefix: str) -> List[str]:
-    base = os.path.basename(prefix) + "-"
+def _existing_shards(dest: storage.Destination, temporaries: bool = False) -> List[str]:
+    """PREFIX-NNNNN.parquet on the destination; with temporaries, on a remote
+    one, also the PREFIX-NNNNN.parquet.tmp-* a stopped upload left."""
+    base = dest.name() + "-"
     out = []
-    for path in glob.glob(glob.escape(prefix) + "-*.parquet"):
-        digits = os.path.basename(path)[len(base):-len(".parquet")]
-        if digits.isdigit():
-            out.append(path)
+    for name in storage.list_names(dest, dest.parent()):
+        if not name.startswith(base):
+            continue
+        stem, tmp, _ = name[len(base):].partition(".tmp-")
+        if tmp and (dest.local or not temporaries):
+            continue
+        if stem.endswith(".parquet") and stem[:-len(".parquet")].isdigit():
+            out.append(dest.sibling(name))
     return sorted(out)
+
+
+def _shard_index(dest: storage.Destination, path: str) -> int:
+    return int(path.rpartition("/")[2][len(dest.name()) + 1:].split(".")[0])
 
 
 def pack(streams: Sequence[str], prefix: str, *, buckets: int, seed: int = 0,
          rows_per_shard: int = DEFAULT_ROWS_PER_SHARD, temperature: float = DEFAULT_TEMPERATURE,
-         overwrite: bool = False, progress: bool = False, fault_shard: Optional[int] = None,
+         overwrite: bool = False, progress: bool = False, work_dir: Optional[str] = None,
+         filesystem: Any = None, fault_shard: Optional[int] = None,
          fault_marker: Optional[str] = None) -> RayPackSummary:
     """`manaka pack --buckets` on the Ray cluster this process is connected to
     (ray.init first); the same shards as the one-machine command.
+
+    prefix is a local path or a URI (storage.py; or a path on ``filesystem``,
+    a pyarrow filesystem); work_dir, the tasks' files on a path every node
+    sees, defaults to PREFIX.ray-work for a local prefix and is required
+    for a URI.
 
     fault_shard and fault_marker are for tests: shard fault_shard's write task
     kills its worker once (creating fault_marker), or, with no marker, fails
     on every attempt (the job fails and leaves its work for a restart)."""
     start = time.monotonic()
     streams = [os.path.abspath(s) for s in streams]
-    prefix = os.path.abspath(prefix)
+    dest = storage.resolve(prefix, filesystem)
     if not 1 <= buckets <= 4096:
         raise ValueError(f"buckets must be 1..4096, not {buckets}")
-    work = prefix + ".ray-work"
+    work = storage.work_dir_for(dest, work_dir, ".ray-work")
     job = {"streams": [[s, os.path.getsize(s), os.stat(s).st_mtime_ns] for s in streams], "buckets": buckets,
            "seed": seed, "rows_per_shard": rows_per_shard, "temperature": temperature}
     job_path = os.path.join(work, "job.json")
@@ -149,7 +170,7 @@ def pack(streams: Sequence[str], prefix: str, *, buckets: int, seed: int = 0,
     except (FileNotFoundError, ValueError):
         same_job = False
     if not same_job:
-        existing = _existing_shards(prefix)
+        existing = _existing_shards(dest)
         if existing and not overwrite:
             raise FileExistsError(f"{prefix}: a shard set exists ({existing[0]}); pass overwrite=True to replace it")
         shutil.rmtree(work, ignore_errors=True)
@@ -186,18 +207,17 @@ def pack(streams: Sequence[str], prefix: str, *, buckets: int, seed: int = 0,
                                       fault_shard, fault_marker),
         lambda r: int(r["rows_out"]), "rows")
 
-    # Every shard is whole: the set goes into place, the earlier set's extra shards go.
-    for k, path in enumerate(staged):
-        if os.path.exists(path):
-            os.replace(path, _final_shard(prefix, k))
-    for path in _existing_shards(prefix):
-        index = int(os.path.basename(path)[len(os.path.basename(prefix)) + 1:-len(".parquet")])
-        if index >= count:
-            os.remove(path)
+    # Every shard is whole: the set goes into place (storage.py: renamed, or
+    # uploaded whole before any is moved onto its name), then the earlier
+    # set's extra shards and any stopped upload's temporaries go.
+    finals = [_final_shard(dest.path, k) for k in range(count)]
+    storage.publish_files(dest, [(s, f) for s, f in zip(staged, finals) if os.path.exists(s)])
+    storage.remove_files(dest, [p for p in _existing_shards(dest, temporaries=True)
+                                if _shard_index(dest, p) >= count or ".tmp-" in p.rpartition("/")[2]])
     shutil.rmtree(work, ignore_errors=True)
     summary.records_in = plan["records"]
     summary.rows_out = rows
-    summary.shards = [_final_shard(prefix, k) for k in range(count)]
+    summary.shards = [_final_shard(dest.path if dest.local else prefix, k) for k in range(count)]
     summary.seconds = time.monotonic() - start
     return summary
 
@@ -210,13 +230,16 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rows-per-shard", type=int, default=DEFAULT_ROWS_PER_SHARD)
     p.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE)
+    p.add_argument("--work-dir", default=None,
+                   help="the tasks' files, on a path every node sees (default PREFIX.ray-work; required when "
+                        "PREFIX is a URI)")
     p.add_argument("--overwrite", action="store_true")
     return p
 
 
 def run(args: argparse.Namespace) -> int:
     s = pack(args.streams, args.output, buckets=args.buckets, seed=args.seed, rows_per_shard=args.rows_per_shard,
-             temperature=args.temperature, overwrite=args.overwrite, progress=True)
+             temperature=args.temperature, overwrite=args.overwrite, progress=True, work_dir=args.work_dir)
     skipped = sum(s.skipped.values())
     print(f"{s.records_in} records in, {s.rows_out} rows out, {len(s.shards)} shards, {s.seconds:.2f} s"
           + (f" ({skipped} tasks already done)" if skipped else ""))
