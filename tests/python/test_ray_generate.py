@@ -16,7 +16,10 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
+import fsspec
 import numpy as np
+import pyarrow as pa
+import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 import pytest
 import ray
@@ -137,6 +140,25 @@ def test_ray_teacher_generate_equals_the_local_command(cluster: Cluster, local_t
         subprocess.run([MANAKA, "teacher", "convert", str(src), "-o", str(mpk), "--eval-coef", "600",
                         "--mate-scale", "32000", "-q"], check=True, capture_output=True)
     assert (tmp_path / "ray.mpk").read_bytes() == (tmp_path / "local.mpk").read_bytes()
+
+
+def test_teacher_generate_to_an_object_store(cluster: Cluster, local_teacher: Path, tmp_path: Path) -> None:
+    # fsspec's memory filesystem behind pyarrow: no directories, no rename (storage.py).
+    fs = pafs.PyFileSystem(pafs.FSSpecHandler(fsspec.filesystem("memory")))
+    with pytest.raises(ValueError, match="needs --work-dir"):
+        manaka_ray.teacher_generate(FAIRY, "/store/teacher", games=TEACHER_GAMES, games_per_task=2, filesystem=fs,
+                                    **TEACHER)
+    s = manaka_ray.teacher_generate(FAIRY, "/store/teacher", games=TEACHER_GAMES, games_per_task=2, filesystem=fs,
+                                    work_dir=str(tmp_path / "work"), **TEACHER)
+    names = sorted(i.base_name for i in fs.get_file_info(pafs.FileSelector("/store/teacher")))
+    assert names == ["part-00000.parquet", "part-00001.parquet", "part-00002.parquet"]
+    tables = []
+    for name in names:
+        with fs.open_input_file(f"/store/teacher/{name}") as f:
+            tables.append(pq.read_table(f))
+    assert pa.concat_tables(tables).to_pylist() == pq.read_table(local_teacher).to_pylist()
+    assert s.positions == pq.read_metadata(local_teacher).num_rows
+    assert not (tmp_path / "work").exists()
 
 
 def test_restarted_teacher_job_skips_work_done(cluster: Cluster, local_teacher: Path, tmp_path: Path) -> None:

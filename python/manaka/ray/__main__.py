@@ -25,6 +25,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     for name, job in JOBS.items():
         p = job.add_parser(sub)
+        p.add_argument("--work-dir", default=None,
+                       help="the tasks' files, on a path every node sees (default: the output's path + .ray-work; "
+                            "required when the output is a URI)")
         p.add_argument("--address", default="auto",
                        help="auto: the cluster `ray start` made on this node; local: a Ray of this process; "
                             "or HOST:PORT")

@@ -26,9 +26,9 @@ from typing import Any, Dict, List, Optional
 import ray
 
 from manaka._core import chess_corpus as _native
-from manaka.ray.generate_job import (MAX_RETRIES, RayGenerateSummary, game_ranges, manaka_executable, maybe_fault,
+from manaka.ray.generate_job import (MAX_RETRIES, RayGenerateSummary, manaka_executable,
                                      new_tmp, part_dir, print_summary, run_job)
-from manaka.ray.tasks import publish_dir
+from manaka.ray.tasks import fault, game_ranges, publish_dir
 
 __all__ = ["chess_corpus", "add_parser", "run"]
 
@@ -37,7 +37,7 @@ __all__ = ["chess_corpus", "add_parser", "run"]
 @ray.remote(max_retries=MAX_RETRIES, retry_exceptions=True)
 def _corpus_task(args: List[str], index: int, first_game: int, games: int, work: str,
                  fault_task: Optional[int], fault_marker: Optional[str]) -> Dict[str, Any]:
-    maybe_fault(index, fault_task, fault_marker)
+    fault(index, fault_task, fault_marker)
     final = part_dir(work, index)
     tmp = new_tmp(final)
     cmd = [manaka_executable(), "chess", "corpus", "-o", tmp, "--games", str(games), "--first-game",
@@ -60,18 +60,18 @@ def chess_corpus(output: str, *, games: int, games_per_task: int, nodes: Optiona
                  depth: Optional[int] = None, movetime: Optional[float] = None, workers: int = 1,
                  seed: Optional[int] = None, opening_plies: Optional[int] = None, shard_size: Optional[int] = None,
                  engine: Optional[str] = None, hash_mb: Optional[int] = None, pgn: bool = False,
-                 overwrite: bool = False, progress: bool = False, fault_task: Optional[int] = None,
+                 overwrite: bool = False, work_dir: Optional[str] = None, filesystem: Any = None,
+                 progress: bool = False, fault_task: Optional[int] = None,
                  fault_marker: Optional[str] = None) -> RayGenerateSummary:
     """`manaka chess corpus` on the Ray cluster this process is connected to
     (ray.init first): one corpus directory, the parts joined in game order.
     Give nodes or depth for games that do not depend on where they ran; an
     option left None is the command's default.
-    fault_task and fault_marker are for tests (generate_job.maybe_fault)."""
+    fault_task and fault_marker are for tests (tasks.fault)."""
     if sum(x is not None for x in (nodes, depth, movetime)) > 1:
         raise ValueError("chess_corpus: give at most one of nodes, depth, movetime")
     if not 1 <= workers <= 256:
         raise ValueError(f"workers must be 1..256, not {workers}")
-    output = os.path.abspath(output)
     ranges = game_ranges(games, games_per_task)
     args = ["--workers", str(workers)]
     for flag, value in (("--nodes", nodes), ("--depth", depth), ("--movetime", movetime), ("--seed", seed),
@@ -85,7 +85,7 @@ def chess_corpus(output: str, *, games: int, games_per_task: int, nodes: Optiona
     task = _corpus_task.options(num_cpus=workers)
     return run_job("chess-corpus", output, job, ranges, overwrite, progress,
                    lambda i, first, n, work: task.remote(args, i, first, n, work, fault_task, fault_marker),
-                   _assemble)
+                   _assemble, work_dir, filesystem)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -113,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     s = chess_corpus(args.output, games=args.games, games_per_task=args.games_per_task, nodes=args.nodes,
                      depth=args.depth, movetime=args.movetime, workers=args.workers, seed=args.seed,
                      opening_plies=args.opening_plies, shard_size=args.shard_size, engine=args.engine,
-                     hash_mb=args.hash_mb, pgn=args.pgn, overwrite=args.overwrite, progress=True)
+                     hash_mb=args.hash_mb, pgn=args.pgn, overwrite=args.overwrite,
+                     work_dir=args.work_dir, progress=True)
     print_summary(s)
     return 0

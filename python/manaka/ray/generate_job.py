@@ -15,7 +15,6 @@ range whose part is published.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -25,9 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from manaka.ray.tasks import read_done, run_round, write_json
+from manaka.ray import storage
+from manaka.ray.tasks import open_work, read_done, run_round
 
-__all__ = ["RayGenerateSummary", "game_ranges", "manaka_executable"]
+__all__ = ["RayGenerateSummary", "manaka_executable"]
 
 MAX_RETRIES = 3
 
@@ -41,15 +41,6 @@ class RayGenerateSummary:
     tasks: int = 0    # tasks run by this call
     skipped: int = 0  # ranges whose part was already published (a restart)
     seconds: float = 0.0
-
-
-def game_ranges(games: int, per_task: int) -> List[Tuple[int, int]]:
-    """(first_game, games) of each task: [0, games) cut every per_task games."""
-    if games < 1:
-        raise ValueError(f"games must be at least 1, not {games}")
-    if per_task < 1:
-        raise ValueError(f"games_per_task must be at least 1, not {per_task}")
-    return [(first, min(per_task, games - first)) for first in range(0, games, per_task)]
 
 
 def manaka_executable() -> str:
@@ -68,22 +59,6 @@ def new_tmp(final: str) -> str:
     return tmp
 
 
-def maybe_fault(index: int, fault_task: Optional[int], fault_marker: Optional[str]) -> None:
-    # Test hook: task fault_task's first attempt creates the marker and kills
-    # its worker process, as a lost node would; without a marker every
-    # attempt fails.
-    if index != fault_task:
-        return
-    if fault_marker is None:
-        raise RuntimeError(f"task {index}: failed on purpose (fault_task)")
-    try:
-        fd = os.open(fault_marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-    except FileExistsError:
-        return
-    os.close(fd)
-    os._exit(1)
-
-
 def remove_output(path: str) -> None:
     if os.path.isdir(path) and not os.path.islink(path):
         shutil.rmtree(path)
@@ -93,24 +68,18 @@ def remove_output(path: str) -> None:
 
 def run_job(name: str, output: str, job: Dict[str, Any], ranges: List[Tuple[int, int]], overwrite: bool,
             progress: bool, submit: Callable[[int, int, int, str], Any],
-            assemble: Callable[[List[str], str], None]) -> RayGenerateSummary:
+            assemble: Callable[[List[str], str], None], work_dir: Optional[str] = None,
+            filesystem: Any = None) -> RayGenerateSummary:
     """The driver of a generation job: opens (or resumes) the work directory,
     runs one task per missing range, assembles the parts into a staging
-    directory and renames it onto output."""
+    directory and renames it onto output (a local path), or uploads it
+    (a URI, or a path on ``filesystem``: storage.publish_tree)."""
     start = time.monotonic()
-    work = output + ".ray-work"
-    job_path = os.path.join(work, "job.json")
-    try:
-        with open(job_path) as f:
-            same_job = json.load(f) == job
-    except (FileNotFoundError, ValueError):
-        same_job = False
-    if os.path.lexists(output) and not overwrite:
+    dest = storage.resolve(output, filesystem)
+    work = storage.work_dir_for(dest, work_dir, ".ray-work")
+    if storage.exists(dest) and not overwrite:
         raise FileExistsError(f"{output}: exists; pass overwrite=True (--overwrite) to replace it")
-    if not same_job:
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(os.path.join(work, "parts"))
-        write_json(job_path, job)
+    open_work(work, job, ("parts",))
 
     done = [read_done(part_dir(work, i)) for i in range(len(ranges))]
     todo = [i for i, d in enumerate(done) if d is None]
@@ -119,15 +88,18 @@ def run_job(name: str, output: str, job: Dict[str, Any], ranges: List[Tuple[int,
     for i, r in zip(todo, results):
         done[i] = r
 
-    # Every part is whole: assemble beside the output, then one rename.
-    staging = f"{output}.tmp-{uuid.uuid4().hex}"
+    # Every part is whole: assemble beside the output, then one rename (or the upload).
+    staging = f"{dest.path}.tmp-{uuid.uuid4().hex}" if dest.local else os.path.join(work, "output")
     try:
-        assemble([part_dir(work, i) for i in range(len(ranges))], staging)
-        remove_output(output)
-        os.rename(staging, output)
-    except BaseException:
         remove_output(staging)
-        raise
+        assemble([part_dir(work, i) for i in range(len(ranges))], staging)
+        if dest.local:
+            remove_output(dest.path)
+            os.rename(staging, dest.path)
+        else:
+            storage.publish_tree(staging, dest, overwrite=True)
+    finally:
+        remove_output(staging)
     shutil.rmtree(work, ignore_errors=True)
     parts = [dict(d) for d in done if d is not None]
     return RayGenerateSummary(output=output, games=sum(g for _, g in ranges),

@@ -33,10 +33,8 @@ names (storage.py says what "complete or absent" means on an object store).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
-import sys
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -46,7 +44,7 @@ import ray
 
 from manaka._core import shards as _native
 from manaka.ray import storage
-from manaka.ray.tasks import publish_dir, read_done, run_round, write_json
+from manaka.ray.tasks import fault, open_work, publish_dir, read_done, run_round
 
 __all__ = ["pack", "RayPackSummary", "add_parser", "run"]
 
@@ -82,27 +80,11 @@ def _fold_task(streams: List[str], bucket: int, work: str, buckets: int, seed: i
     return list(publish_dir(tmp, final, list(rows)))
 
 
-def _maybe_fault(shard: int, fault_shard: Optional[int], fault_marker: Optional[str]) -> None:
-    # Test hook (pack's fault_shard): with a marker, the first attempt creates
-    # it and kills its worker process, as a lost node would; without one,
-    # every attempt fails.
-    if shard != fault_shard:
-        return
-    if fault_marker is None:
-        raise RuntimeError(f"shard {shard}: failed on purpose (fault_shard)")
-    try:
-        fd = os.open(fault_marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-    except FileExistsError:
-        return
-    os.close(fd)
-    os._exit(1)
-
-
 @ray.remote(num_cpus=1, max_retries=3, retry_exceptions=True)
 def _write_task(streams: List[str], work: str, plan: Dict[str, Any], shard: int, buckets: int, seed: int,
                 temperature: float, rows_per_shard: int, fault_shard: Optional[int],
                 fault_marker: Optional[str]) -> Dict[str, Any]:
-    _maybe_fault(shard, fault_shard, fault_marker)
+    fault(shard, fault_shard, fault_marker)
     parts = [[os.path.join(work, "fold", f"f-{i:04d}", f"spool-b-{j:04d}.rows") for i in range(buckets)]
              for j in range(buckets)]
     prefix = os.path.join(work, "shards", f"s-{shard:05d}", "part")
@@ -163,20 +145,13 @@ def pack(streams: Sequence[str], prefix: str, *, buckets: int, seed: int = 0,
     work = storage.work_dir_for(dest, work_dir, ".ray-work")
     job = {"streams": [[s, os.path.getsize(s), os.stat(s).st_mtime_ns] for s in streams], "buckets": buckets,
            "seed": seed, "rows_per_shard": rows_per_shard, "temperature": temperature}
-    job_path = os.path.join(work, "job.json")
-    try:
-        with open(job_path) as f:
-            same_job = json.load(f) == job
-    except (FileNotFoundError, ValueError):
-        same_job = False
-    if not same_job:
+
+    def refuse_existing() -> None:
         existing = _existing_shards(dest)
         if existing and not overwrite:
             raise FileExistsError(f"{prefix}: a shard set exists ({existing[0]}); pass overwrite=True to replace it")
-        shutil.rmtree(work, ignore_errors=True)
-        for sub in ("map", "fold", "shards"):
-            os.makedirs(os.path.join(work, sub), exist_ok=True)
-        write_json(job_path, job)
+
+    open_work(work, job, ("map", "fold", "shards"), refuse_existing)
 
     summary = RayPackSummary()
 
@@ -230,9 +205,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rows-per-shard", type=int, default=DEFAULT_ROWS_PER_SHARD)
     p.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE)
-    p.add_argument("--work-dir", default=None,
-                   help="the tasks' files, on a path every node sees (default PREFIX.ray-work; required when "
-                        "PREFIX is a URI)")
     p.add_argument("--overwrite", action="store_true")
     return p
 

@@ -38,13 +38,13 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import ray
 
 from manaka._core import search as _native
 from manaka.ray import storage
-from manaka.ray.tasks import publish_dir, read_done, write_json
+from manaka.ray.tasks import game_ranges, kill_once, open_work, publish_dir, read_done
 
 __all__ = ["selfplay", "RaySelfPlaySummary", "add_parser", "run"]
 
@@ -92,7 +92,7 @@ class _SelfPlayActor:
         if done is not None:  # a retried call whose first attempt published before dying
             return dict(done)
         if fault_marker is not None:
-            _kill_once(fault_marker)
+            kill_once(fault_marker)
         opts = search.SearchOptions(**options)
         tmp = f"{part}.tmp-{uuid.uuid4().hex}"
         if self.game == "shogi":
@@ -106,21 +106,6 @@ class _SelfPlayActor:
             sp = json.loads(_native.write_chess_selfplay(tmp, played, shard_positions, meta))
             result = {"first": first, "games": int(sp["games"]), "positions": int(sp["positions"])}
         return dict(publish_dir(tmp, part, result))
-
-
-def _kill_once(marker: str) -> None:
-    # Test hook: the first actor to reach the marked range creates the marker
-    # and dies with its process, as a lost node would.
-    try:
-        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-    except FileExistsError:
-        return
-    os.close(fd)
-    os._exit(1)
-
-
-def _ranges(games: int, per_task: int) -> List[Tuple[int, int]]:
-    return [(a, min(games, a + per_task)) for a in range(0, games, per_task)]
 
 
 def _worker_nodes() -> List[Dict[str, Any]]:
@@ -186,14 +171,13 @@ def selfplay(game: str, checkpoint: str, output: str, games: int, *, search: Opt
             {n: v for n, v in found.items() if n != "games_per_task"} == job:
         per_task = int(found["games_per_task"])
     job["games_per_task"] = per_task
-    same_job = found == job
-    ranges = _ranges(games, per_task)
-    if not same_job:
+    ranges = game_ranges(games, per_task)
+
+    def refuse_existing() -> None:
         if storage.exists(dest) and not overwrite:
             raise FileExistsError(f"{output}: exists; pass --overwrite (overwrite=True) to replace it")
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(os.path.join(work, "parts"), exist_ok=True)
-        write_json(job_path, job)
+
+    open_work(work, job, ("parts",), refuse_existing)
 
     parts = [os.path.join(work, "parts", f"p-{r:05d}") for r in range(len(ranges))]
     summary = RaySelfPlaySummary(parts=len(ranges), actors=k)
@@ -201,7 +185,8 @@ def selfplay(game: str, checkpoint: str, output: str, games: int, *, search: Opt
     summary.skipped = len(ranges) - len(todo)
     if todo:
         cpus = cpus_per_actor if cpus_per_actor is not None else min(float(n["Resources"]["CPU"]) for n in nodes)
-        pool = [_SelfPlayActor.options(num_cpus=cpus, num_gpus=gpus_per_actor, scheduling_strategy="SPREAD")
+        actor_class: Any = _SelfPlayActor  # ray.remote made it an ActorClass (its options)
+        pool = [actor_class.options(num_cpus=cpus, num_gpus=gpus_per_actor, scheduling_strategy="SPREAD")
                 .remote(game, checkpoint, device, torch_threads or max(1, int(cpus)))
                 for _ in range(min(k, len(todo)))]
         _play_ranges(pool, todo, ranges, parts, options, max_plies, opening_plies, saz, shard_positions, progress,
@@ -248,9 +233,9 @@ def _play_ranges(pool: List[Any], todo: List[int], ranges: List[Tuple[int, int]]
 
     def give(actor: Any) -> None:
         r = queue.pop(0)
-        a, b = ranges[r]
+        first, count = ranges[r]
         marker = fault_marker if r == fault_range else None
-        ref = actor.play.remote(a, b - a, parts[r], options, max_plies, opening_plies, saz, shard_positions, marker)
+        ref = actor.play.remote(first, count, parts[r], options, max_plies, opening_plies, saz, shard_positions, marker)
         running[ref] = actor
 
     for actor in pool:
@@ -299,8 +284,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--saz", action="store_true", help="shogi: also selfplay.saz (SAZ2)")
     p.add_argument("--opening-plies", type=int, default=0, help="chess: random plies first")
     p.add_argument("--shard-positions", type=int, default=DEFAULT_SHARD_POSITIONS, help="chess: positions a shard")
-    p.add_argument("--work-dir", default=None,
-                   help="the parts, on a path every node sees (default OUT.ray-work; required for a URI)")
     p.add_argument("--overwrite", action="store_true")
     return p
 

@@ -15,7 +15,7 @@ import shutil
 import sys
 import time
 import uuid
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 import ray
 
@@ -48,6 +48,57 @@ def publish_dir(tmp: str, final: str, result: Any) -> Any:
             raise
         return done
     return result
+
+
+def open_work(work: str, job: Dict[str, Any], subdirs: Iterable[str],
+              before_fresh: Optional[Callable[[], None]] = None) -> bool:
+    """Resumes the work directory of the same job (its job.json equal to job),
+    or starts it afresh: before_fresh (e.g. refusing to replace an output),
+    then an empty work directory with subdirs and job.json. True on a resume."""
+    try:
+        with open(os.path.join(work, "job.json")) as f:
+            if json.load(f) == job:
+                return True
+    except (FileNotFoundError, ValueError):
+        pass
+    if before_fresh is not None:
+        before_fresh()
+    shutil.rmtree(work, ignore_errors=True)
+    for sub in subdirs:
+        os.makedirs(os.path.join(work, sub), exist_ok=True)
+    os.makedirs(work, exist_ok=True)
+    write_json(os.path.join(work, "job.json"), job)
+    return False
+
+
+def game_ranges(games: int, per_task: int) -> List[Tuple[int, int]]:
+    """(first_game, games) of each task: [0, games) cut every per_task games."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    if per_task < 1:
+        raise ValueError(f"games_per_task must be at least 1, not {per_task}")
+    return [(first, min(per_task, games - first)) for first in range(0, games, per_task)]
+
+
+def kill_once(marker: str) -> None:
+    """Test hook: the first caller creates marker and its worker process dies,
+    as on a lost node; later callers (Ray's retries) go on."""
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return
+    os.close(fd)
+    os._exit(1)
+
+
+def fault(index: int, fault_index: Optional[int], marker: Optional[str]) -> None:
+    """Test hook of the task jobs: task fault_index dies once (kill_once), or,
+    without a marker, fails on every attempt."""
+    if index != fault_index:
+        return
+    if marker is None:
+        raise RuntimeError(f"task {index}: failed on purpose (fault test hook)")
+    kill_once(marker)
 
 
 def run_round(job: str, name: str, refs: List[Any], progress: bool,

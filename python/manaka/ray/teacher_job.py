@@ -27,9 +27,9 @@ import ray
 
 from manaka import teacher
 from manaka._core import teacher as _native
-from manaka.ray.generate_job import (MAX_RETRIES, RayGenerateSummary, game_ranges, maybe_fault, new_tmp, part_dir,
+from manaka.ray.generate_job import (MAX_RETRIES, RayGenerateSummary, new_tmp, part_dir,
                                      print_summary, run_job)
-from manaka.ray.tasks import publish_dir
+from manaka.ray.tasks import fault, game_ranges, publish_dir
 
 __all__ = ["teacher_generate", "add_parser", "run"]
 
@@ -40,7 +40,7 @@ _DEFAULTS = _native.generate_defaults()  # the defaults, defined once in C++ (te
 @ray.remote(max_retries=MAX_RETRIES, retry_exceptions=True)
 def _generate_task(options: Dict[str, Any], index: int, first_game: int, games: int, work: str,
                    fault_task: Optional[int], fault_marker: Optional[str]) -> Dict[str, Any]:
-    maybe_fault(index, fault_task, fault_marker)
+    fault(index, fault_task, fault_marker)
     final = part_dir(work, index)
     tmp = new_tmp(final)
     s = teacher.generate(options["engine"], os.path.join(tmp, PART), games=games, first_game=first_game,
@@ -72,16 +72,16 @@ def teacher_generate(engine: str, output: str, *, games: int, games_per_task: in
                      mate_scale: int = _DEFAULTS["mate_scale"],
                      engine_options: Optional[Mapping[str, str]] = None,
                      engine_timeout: float = _DEFAULTS["engine_timeout"], overwrite: bool = False,
+                     work_dir: Optional[str] = None, filesystem: Any = None,
                      progress: bool = False, fault_task: Optional[int] = None,
                      fault_marker: Optional[str] = None) -> RayGenerateSummary:
     """`manaka teacher generate` on the Ray cluster this process is connected
     to (ray.init first): output becomes a directory of parquet parts in game
-    order. fault_task and fault_marker are for tests (generate_job.maybe_fault)."""
+    order. fault_task and fault_marker are for tests (tasks.fault)."""
     if depth is None and nodes is None:
         raise ValueError("teacher_generate: give depth or nodes")
     if not 1 <= workers <= 256:
         raise ValueError(f"workers must be 1..256, not {workers}")
-    output = os.path.abspath(output)
     ranges = game_ranges(games, games_per_task)
     options = {"engine": os.path.abspath(engine) if os.path.exists(engine) else engine, "multipv": multipv,
                "depth": depth, "nodes": nodes, "workers": workers, "seed": seed, "opening_plies": opening_plies,
@@ -92,7 +92,7 @@ def teacher_generate(engine: str, output: str, *, games: int, games_per_task: in
     task = _generate_task.options(num_cpus=workers)
     return run_job("teacher-generate", output, job, ranges, overwrite, progress,
                    lambda i, first, n, work: task.remote(options, i, first, n, work, fault_task, fault_marker),
-                   _assemble)
+                   _assemble, work_dir, filesystem)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -128,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
                          depth=args.depth, nodes=args.nodes, multipv=args.multipv, workers=args.workers,
                          seed=args.seed, opening_plies=args.opening_plies, max_plies=args.max_plies,
                          mate_scale=args.mate_scale, engine_options=engine_options,
-                         engine_timeout=args.engine_timeout, overwrite=args.overwrite, progress=True)
+                         engine_timeout=args.engine_timeout, overwrite=args.overwrite,
+                         work_dir=args.work_dir, progress=True)
     print_summary(s)
     return 0
