@@ -18,41 +18,24 @@ import pytest
 import ray
 from ray.cluster_utils import Cluster
 
+from ray_cluster import make_streams, two_node_cluster
+
 import manaka.ray as manaka_ray
 
-ROOT = Path(__file__).resolve().parents[2]
 MANAKA = str(Path(sys.executable).with_name("manaka"))
 BUCKETS = 4
 SEED = 7
 ROWS_PER_SHARD = 9000
-STORE = 80 * 1024 * 1024  # Ray's object store carries only paths and counts here
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
-    c = Cluster(initialize_head=True,
-                head_node_args={"num_cpus": 1, "include_dashboard": False, "object_store_memory": STORE})
-    c.add_node(num_cpus=1, object_store_memory=STORE)
-    c.wait_for_nodes()
-    ray.init(address=c.address)
-    try:
-        assert len([n for n in ray.nodes() if n["Alive"]]) == 2
-        yield c
-    finally:
-        ray.shutdown()
-        c.shutdown()
+    yield from two_node_cluster()
 
 
 @pytest.fixture(scope="module")
 def streams(tmp_path_factory: pytest.TempPathFactory) -> List[str]:
-    d = tmp_path_factory.mktemp("streams")
-    out = []
-    for seed in (1, 2):
-        path = str(d / f"s{seed}.mpk")
-        subprocess.run([sys.executable, str(ROOT / "bench" / "make_stream.py"), path, "--records", "15000",
-                        "--repeat", "0.2", "--seed", str(seed)], check=True, capture_output=True)
-        out.append(path)
-    return out
+    return make_streams(tmp_path_factory.mktemp("streams"), (1, 2), 15000)
 
 
 @pytest.fixture(scope="module")

@@ -25,12 +25,13 @@ import pytest
 import ray
 from ray.cluster_utils import Cluster
 
+from ray_cluster import two_node_cluster
+
 import manaka.ray as manaka_ray
 
 MANAKA = str(Path(sys.executable).with_name("manaka"))
 STOCKFISH = "/usr/games/stockfish"
 FAIRY = "/usr/games/fairy-stockfish"
-STORE = 80 * 1024 * 1024  # Ray's object store carries only paths and counts here
 
 CHESS_GAMES = 5
 CHESS: Dict[str, Any] = {"nodes": 200, "seed": 3, "opening_plies": 4, "shard_size": 60}
@@ -40,17 +41,7 @@ TEACHER: Dict[str, Any] = {"depth": 1, "multipv": 3, "seed": 5, "opening_plies":
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
-    c = Cluster(initialize_head=True,
-                head_node_args={"num_cpus": 1, "include_dashboard": False, "object_store_memory": STORE})
-    c.add_node(num_cpus=1, object_store_memory=STORE)
-    c.wait_for_nodes()
-    ray.init(address=c.address)
-    try:
-        assert len([n for n in ray.nodes() if n["Alive"]]) == 2
-        yield c
-    finally:
-        ray.shutdown()
-        c.shutdown()
+    yield from two_node_cluster()
 
 
 def chess_records(directory: Path) -> Dict[str, np.ndarray]:

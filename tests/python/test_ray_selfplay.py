@@ -21,9 +21,10 @@ from typing import Any, Dict, Iterator, List
 
 import numpy as np
 import pytest
-import ray
 import torch
 from ray.cluster_utils import Cluster
+
+from ray_cluster import two_node_cluster
 
 from manaka import search
 from manaka._core import search as _native
@@ -31,7 +32,6 @@ from manaka.ray.selfplay_job import selfplay
 from manaka.selfplay import load_network
 
 MANAKA = str(Path(sys.executable).with_name("manaka"))
-STORE = 80 * 1024 * 1024
 # A CPU network's floats depend on torch's thread count: the oracle runs with
 # the actors' (one CPU each, so one thread).
 ONE_TORCH_THREAD = {**os.environ, "OMP_NUM_THREADS": "1"}
@@ -42,17 +42,7 @@ CHESS_GAMES, CHESS_PLIES, OPENING, SHARD = 5, 14, 2, 9
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
-    c = Cluster(initialize_head=True,
-                head_node_args={"num_cpus": 1, "include_dashboard": False, "object_store_memory": STORE})
-    c.add_node(num_cpus=1, object_store_memory=STORE)
-    c.wait_for_nodes()
-    ray.init(address=c.address)
-    try:
-        assert len([n for n in ray.nodes() if n["Alive"]]) == 2
-        yield c
-    finally:
-        ray.shutdown()
-        c.shutdown()
+    yield from two_node_cluster()
 
 
 def init_net(path: Path, game: str) -> str:

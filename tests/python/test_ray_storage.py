@@ -19,45 +19,28 @@ from typing import Iterator, List
 import fsspec
 import pyarrow.fs as pafs
 import pytest
-import ray
 from ray.cluster_utils import Cluster
+
+from ray_cluster import make_streams, two_node_cluster
 
 import manaka.ray as manaka_ray
 from manaka.ray import storage
 from manaka.ray.selfplay_job import selfplay
 
-ROOT = Path(__file__).resolve().parents[2]
 MANAKA = str(Path(sys.executable).with_name("manaka"))
 BUCKETS = 3
 SEED = 11
 ROWS_PER_SHARD = 7000
-STORE = 80 * 1024 * 1024
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
-    c = Cluster(initialize_head=True,
-                head_node_args={"num_cpus": 1, "include_dashboard": False, "object_store_memory": STORE})
-    c.add_node(num_cpus=1, object_store_memory=STORE)
-    c.wait_for_nodes()
-    ray.init(address=c.address)
-    try:
-        yield c
-    finally:
-        ray.shutdown()
-        c.shutdown()
+    yield from two_node_cluster()
 
 
 @pytest.fixture(scope="module")
 def streams(tmp_path_factory: pytest.TempPathFactory) -> List[str]:
-    d = tmp_path_factory.mktemp("streams")
-    out = []
-    for seed in (3, 4):
-        path = str(d / f"s{seed}.mpk")
-        subprocess.run([sys.executable, str(ROOT / "bench" / "make_stream.py"), path, "--records", "10000",
-                        "--repeat", "0.2", "--seed", str(seed)], check=True, capture_output=True)
-        out.append(path)
-    return out
+    return make_streams(tmp_path_factory.mktemp("streams"), (3, 4), 10000)
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,6 @@ import json
 import math
 import os
 import shutil
-import sys
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -44,7 +43,7 @@ import ray
 
 from manaka._core import search as _native
 from manaka.ray import storage
-from manaka.ray.tasks import game_ranges, kill_once, open_work, publish_dir, read_done
+from manaka.ray.tasks import game_ranges, kill_once, open_work, publish_dir, read_done, report
 
 __all__ = ["selfplay", "RaySelfPlaySummary", "add_parser", "run"]
 
@@ -254,11 +253,7 @@ def _play_ranges(pool: List[Any], todo: List[int], ranges: List[Tuple[int, int]]
         if queue and error is None:
             give(actor)
         if progress:
-            took = time.monotonic() - start
-            eta = took / done * (len(todo) - done)
-            print(f"manaka.ray selfplay: {done}/{len(todo)} ranges, {positions:,} positions, "
-                  f"{positions / max(took, 1e-9):,.0f} positions/s, {took:.1f} s, ETA {eta:.1f} s",
-                  file=sys.stderr, flush=True)
+            report("selfplay", "play", done, len(todo), start, positions, "positions")
     if error is not None:
         raise error
     return positions

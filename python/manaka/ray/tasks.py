@@ -101,6 +101,17 @@ def fault(index: int, fault_index: Optional[int], marker: Optional[str]) -> None
     kill_once(marker)
 
 
+def report(job: str, name: str, done: int, total: int, start: float, units: Optional[int] = None,
+           unit: str = "records") -> None:
+    """The driver's progress line on stderr: tasks done of total, with units
+    (records, rows, positions) their rate, elapsed and ETA."""
+    took = time.monotonic() - start
+    eta = took / max(done, 1) * (total - done)
+    rate = f", {units:,} {unit}, {units / max(took, 1e-9):,.0f} {unit}/s" if units is not None else ""
+    print(f"manaka.ray {job}: {name} {done}/{total} tasks{rate}, {took:.1f} s, ETA {eta:.1f} s",
+          file=sys.stderr, flush=True)
+
+
 def run_round(job: str, name: str, refs: List[Any], progress: bool,
               count: Optional[Callable[[Any], int]] = None, unit: str = "records") -> List[Any]:
     """ray.get of a round's tasks in order, with a progress line per task done
@@ -123,11 +134,7 @@ def run_round(job: str, name: str, refs: List[Any], progress: bool,
         if count is not None:
             units += count(result)
         if progress:
-            took = time.monotonic() - start
-            eta = took / done * (len(refs) - done)
-            rate = f", {units:,} {unit}, {units / max(took, 1e-9):,.0f} {unit}/s" if count is not None else ""
-            print(f"manaka.ray {job}: {name} {done}/{len(refs)} tasks{rate}, {took:.1f} s, ETA {eta:.1f} s",
-                  file=sys.stderr, flush=True)
+            report(job, name, done, len(refs), start, units if count is not None else None, unit)
     if error is not None:
         raise error
     return ray.get(refs)
