@@ -23,7 +23,7 @@ struct ShardFile {
   std::string path;
   int groups = 0;
   int64_t rows = 0;
-  bool black_pov = false;  // "pov" "1"
+  stream::Pov pov = stream::Pov::SideToMove;  // "pov" "1": Black's view
   double eval_coef = 0.0;
 };
 
@@ -31,7 +31,7 @@ Result<ShardFile> read_footer(const std::string& path) {
   MANAKA_ASSIGN_OR_RETURN(shard::ShardReader reader, shard::ShardReader::open(path));
   ShardFile f{path, reader.num_row_groups(), reader.num_rows()};
   for (const auto& [key, value] : reader.footer()) {
-    if (key == "pov") f.black_pov = value == "1";
+    if (key == "pov" && value == "1") f.pov = stream::Pov::Black;
     // The header's f32, as the stream export reads it (the text is its shortest form).
     if (key == "eval_coef") f.eval_coef = double(std::strtof(value.c_str(), nullptr));
   }
@@ -63,15 +63,10 @@ Status export_row(const ShardFile& f, int group, const shard::ShardBatch& b, int
   if (!has_cp && eval_coef == 0.0)
     return Status::usage(where() + ": the shard's footer has no eval_coef and the row's move no cp: give "
                          "eval_coef to turn value_q into a score");
-  const float sign = f.black_pov && pos->side_to_move() == shogi::WHITE ? -1.0f : 1.0f;
-  stream::ExportItem item;
-  item.pos = &*pos;
-  item.move = b.mv[best];
-  item.score_from_q = !has_cp;
-  item.score = int16_t(sign * (has_cp ? b.cp[best] : stream::score_from_value_q(b.value_q[size_t(i)], eval_coef)));
-  item.value_z = sign * b.value_z[size_t(i)];
-  item.ply = b.ply[size_t(i)];
-  return w.add(item, where);
+  const auto row = size_t(i);
+  return w.add(stream::export_item(*pos, b.mv[best], b.cp[best], b.value_q[row], b.value_z[row], b.ply[row], f.pov,
+                                   eval_coef),
+               where);
 }
 
 }  // namespace

@@ -40,6 +40,20 @@ int8_t result_from_value_z(float value_z, double threshold) {
   return value_z > threshold ? 1 : value_z < -threshold ? -1 : 0;
 }
 
+ExportItem export_item(const shogi::Position& pos, uint16_t move, int16_t cp, float value_q, float value_z,
+                       uint16_t ply, Pov pov, double eval_coef) {
+  // Black's view (pov 1) turned to the side to move's.
+  const int sign = pov == Pov::Black && pos.side_to_move() == shogi::WHITE ? -1 : 1;
+  ExportItem item;
+  item.pos = &pos;
+  item.move = move;
+  item.score_from_q = cp == kNoCp;
+  item.score = int16_t(sign * (cp != kNoCp ? cp : score_from_value_q(value_q, eval_coef)));
+  item.value_z = float(sign) * value_z;
+  item.ply = ply;
+  return item;
+}
+
 ExportWriter::ExportWriter(const ExportOptions& options, AtomicFile out) : o_(options), out_(std::move(out)) {
   buffer_.reserve(kBufferSize);
   s_.to = o_.to;
@@ -138,17 +152,8 @@ Status export_stream_file(const std::string& file, ExportWriter& w) {
     if (!best.has_cp() && eval_coef == 0.0)
       return Status::usage(file + ": the stream has no eval_coef and record " + std::to_string(index) +
                            " no cp: give eval_coef to turn value_q into a score");
-    // Black's view (pov 1) turned to the side to move's.
-    const float sign = h.pov == Pov::Black && pos->side_to_move() == shogi::WHITE ? -1.0f : 1.0f;
-    ExportItem item;
-    item.pos = &*pos;
-    item.move = best.mv;
-    item.score_from_q = !best.has_cp();
-    item.score = best.has_cp() ? best.cp : score_from_value_q(rec.value_q, eval_coef);
-    item.score = int16_t(sign * item.score);
-    item.value_z = sign * rec.value_z;
-    item.ply = rec.ply;
-    MANAKA_RETURN_NOT_OK(w.add(item, where));
+    MANAKA_RETURN_NOT_OK(
+        w.add(export_item(*pos, best.mv, best.cp, rec.value_q, rec.value_z, rec.ply, h.pov, eval_coef), where));
     if ((s.records_read & 0xFFFF) == 0) progress.update(reader.byte_offset(), s.records_read);
   }
   progress.finish();

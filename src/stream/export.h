@@ -89,6 +89,12 @@ struct ExportItem {
   uint16_t ply = 0;
 };
 
+// The item of one position whose kept candidate is `move` with `cp` (kNoCp:
+// none, the score then comes from value_q and eval_coef, which the caller has
+// checked is not 0), its values in `pov`'s view turned to the side to move's.
+ExportItem export_item(const shogi::Position& pos, uint16_t move, int16_t cp, float value_q, float value_z,
+                       uint16_t ply, Pov pov, double eval_coef);
+
 // The output file and the counts: items in, psv / hcpe records out.
 class ExportWriter {
  public:
