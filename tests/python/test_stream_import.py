@@ -348,14 +348,15 @@ def test_export_turns_blacks_view_to_the_side_to_move(tmp_path: Path) -> None:
     h.pov, h.policy_source, h.eval_coef, h.mate_scale = 1, 1, 600.0, 32000
     board = cshogi.Board()
     expected = []
-    with stream.Writer(str(tmp_path / "b.mpk"), h) as w:
-        for usi in ["7g7f", "3c3d", "2g2f", "8c8d", "2f2e"]:
-            move = board.move_from_usi(usi)
-            black = board.turn == cshogi.BLACK
-            w.write(shogi.Board(board.sfen()).pack(), board.move_number, 1.0, 0.0, [shogi.move16_from_usi(usi)],
-                    cp=[250])
-            expected.append((usi, 250 if black else -250, 1 if black else -1))  # Black stands better and won
-            board.push(move)
+    w = stream.Writer(str(tmp_path / "b.mpk"), h)
+    for usi in ["7g7f", "3c3d", "2g2f", "8c8d", "2f2e"]:
+        move = board.move_from_usi(usi)
+        black = board.turn == cshogi.BLACK
+        w.write(shogi.Board(board.sfen()).pack(), board.move_number, 1.0, 0.0, [shogi.move16_from_usi(usi)],
+                cp=[250])
+        expected.append((usi, 250 if black else -250, 1 if black else -1))  # Black stands better and won
+        board.push(move)
+    w.close()
     shards.pack([str(tmp_path / "b.mpk")], str(tmp_path / "set" / "b"), seed=1)
     assert pq.read_metadata(next((tmp_path / "set").glob("*.parquet"))).metadata[b"pov"] == b"1"
     for source, name in [(tmp_path / "b.mpk", "s.psv"), (tmp_path / "set", "r.psv")]:
