@@ -4,9 +4,11 @@
 #include <cstring>
 #include <filesystem>
 #include <span>
+#include <utility>
 
 #include "core/file.h"
 #include "core/progress.h"
+#include "core/text.h"
 #include "parquet/paths.h"
 #include "shard/shard_reader.h"
 #include "shard/shard_set.h"
@@ -55,15 +57,18 @@ Status export_row(const ShardFile& f, int group, const shard::ShardBatch& b, int
   };
   auto pos = shogi::unpack(std::span<const uint8_t>(b.packed).subspan(size_t(i) * shard::kPackedLen, shard::kPackedLen));
   if (!pos.ok()) return std::move(pos).take_status().with_context(where() + ": packed: ");
-  const auto lo = size_t(b.cand_offsets[size_t(i)]), hi = size_t(b.cand_offsets[size_t(i) + 1]);
+  const auto row = size_t(i);
+  const auto lo = size_t(b.cand_offsets[row]), hi = size_t(b.cand_offsets[row + 1]);
   if (lo == hi) return w.refuse(where() + ": no candidate, so no move to write");
+  // Shards of other tools are read too: a mean outside [-1, 1] (or NaN) has no result or score.
+  for (const auto& [name, v] : {std::pair{"value_z", b.value_z[row]}, std::pair{"value_q", b.value_q[row]}})
+    if (!(v >= -1.0f && v <= 1.0f)) return w.refuse(where() + ": " + name + " " + number_text(v) + " is not within [-1, 1]");
   const size_t best = lo + stream::best_candidate(std::span<const float>(b.prob).subspan(lo, hi - lo));
   const bool has_cp = b.cp[best] != shard::kNullCp;
   const double eval_coef = f.eval_coef != 0.0 ? f.eval_coef : w.options().eval_coef;
   if (!has_cp && eval_coef == 0.0)
     return Status::usage(where() + ": the shard's footer has no eval_coef and the row's move no cp: give "
                          "eval_coef to turn value_q into a score");
-  const auto row = size_t(i);
   return w.add(stream::export_item(*pos, b.mv[best], b.cp[best], b.value_q[row], b.value_z[row], b.ply[row], f.pov,
                                    eval_coef),
                where);

@@ -12,9 +12,10 @@
 //           threshold (default: to the nearest of -1, 0, 1)
 //   ply     psv gamePly: the row's ply (the lowest the board was seen at)
 // weight (how many records the row folded), the other candidates and their
-// probabilities are not carried. A row with no candidate has no move to
-// write: refused and counted. The footer's pov "1" (Black's view) is turned
-// to the side to move, as for streams.
+// probabilities are not carried. A row with no candidate (no move to write)
+// or a value_z / value_q outside [-1, 1] (shards of other tools) is refused
+// and counted. The footer's pov "1" (Black's view) is turned to the side to
+// move, as for streams.
 #pragma once
 
 #include <string>

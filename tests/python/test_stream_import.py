@@ -17,6 +17,7 @@ from typing import Iterator, List, Tuple
 
 import cshogi
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -366,3 +367,24 @@ def test_export_turns_blacks_view_to_the_side_to_move(tmp_path: Path) -> None:
             board.set_psfen(rec["sfen"])
             got[cshogi.move_to_usi(board.move_from_psv(int(rec["move"])))] = (int(rec["score"]), int(rec["game_result"]))
         assert got == {usi: (score, result) for usi, score, result in expected}, source
+
+
+def test_export_refuses_rows_of_other_tools_it_cannot_write(tmp_path: Path) -> None:
+    """A shard another tool wrote (pyarrow, no footer keys): a row without
+    candidates and a NaN value_q are refused and counted; --strict names the row."""
+    write_hcpe3(tmp_path / "a.hcpe3", games=3, seed=10)
+    stream.import_from("hcpe3", tmp_path / "a.hcpe3", tmp_path / "a.mpk", eval_coef=756.0865, mate_scale=30000)
+    shards.pack([str(tmp_path / "a.mpk")], str(tmp_path / "set" / "a"), seed=2)
+    rows = shard_rows(tmp_path / "set")
+    rows[1]["candidates"] = []
+    rows[2]["value_q"] = float("nan")
+    table = pa.Table.from_pylist(rows, schema=pq.read_schema(next((tmp_path / "set").glob("*.parquet"))).remove_metadata())
+    pq.write_table(table, tmp_path / "other.parquet")
+    summary = stream.export_to("psv", tmp_path / "other.parquet", tmp_path / "o.psv", eval_coef=756.0865)
+    assert summary["refused"] == 2 and summary["records_written"] == len(rows) - 2
+    assert summary["first_refusal"] == f"{tmp_path / 'other.parquet'}: row group 0 row 1: no candidate, so no move to write"
+    with pytest.raises(InvalidDataError, match=r"other\.parquet: row group 0 row 1: no candidate"):
+        stream.export_to("psv", tmp_path / "other.parquet", tmp_path / "strict.psv", eval_coef=756.0865, strict=True)
+    # Without an eval_coef in the footer or the call, value_q cannot become a score.
+    with pytest.raises(ValueError, match="no eval_coef"):
+        stream.export_to("psv", tmp_path / "other.parquet", tmp_path / "x.psv")
