@@ -7,7 +7,7 @@
 //     with its candidates inside the buffer;
 //   - hcpe3 games are cut by hcpe3_game_size and never run past the input;
 //   - a position code that decodes re-encodes to one that decodes to the
-//     same board.
+//     same board, and the fast decoder's verdict is the bit-at-a-time one's.
 //
 //   make fuzz   (builds fuzz/*_fuzz.cpp with clang, seeds in fuzz/seeds/import_fuzz)
 #include <cmath>
@@ -18,6 +18,7 @@
 #include "shogi/huffman_coded_pos.h"
 #include "shogi/pack.h"
 #include "shogi/packed_sfen.h"
+#include "shogi/position_code.h"
 #include "stream/import_format.h"
 #include "stream/validate.h"
 
@@ -44,7 +45,19 @@ void check_buffer(const ImportBuffer& out, Header h) {
   }
 }
 
+// The fast decoder and the bit-at-a-time reference give one verdict: the
+// same position or the same message.
+void check_agree(const shogi::PositionCodeFormat& f, std::span<const uint8_t, 32> bytes) {
+  auto fast = shogi::decode_position_code(f, bytes);
+  auto slow = shogi::decode_position_code_by_bits(f, bytes);
+  check(fast.ok() == slow.ok());
+  if (fast.ok()) check(shogi::pack(*fast) == shogi::pack(*slow));
+  else check(fast.status().message() == slow.status().message());
+}
+
 void check_codes(std::span<const uint8_t, 32> bytes) {
+  check_agree(shogi::packed_sfen_format(), bytes);
+  check_agree(shogi::huffman_coded_pos_format(), bytes);
   if (auto pos = shogi::decode_packed_sfen(bytes); pos.ok()) {
     auto again = shogi::decode_packed_sfen(shogi::encode_packed_sfen(*pos));
     check(again.ok() && shogi::pack(*again) == shogi::pack(*pos));

@@ -84,20 +84,25 @@ def import_from(
 
 def export_to(
     format: str,
-    streams: Union[PathLike, Sequence[PathLike]],
+    inputs: Union[PathLike, Sequence[PathLike]],
     output: PathLike,
     *,
     eval_coef: Optional[float] = None,
+    result_threshold: float = 0.5,
     strict: bool = False,
     overwrite: bool = False,
     progress: bool = False,
 ) -> dict:
-    """What ``manaka stream export --to FORMAT`` does: MPK1 streams into one
-    ``"psv"`` or ``"hcpe"`` file, each record's best candidate as its move.
-    ``eval_coef`` turns value_q back into a score where a stream states none
-    and a record carries no cp. Returns the summary as a dict."""
-    return json.loads(_export(str(format), _paths(streams), os.fspath(output), eval_coef, bool(strict),
-                              bool(overwrite), bool(progress)))
+    """What ``manaka stream export --to FORMAT`` does: MPK1 streams and shard
+    sets (shard files, or directories of them, as ``manaka pack`` wrote them)
+    into one ``"psv"`` or ``"hcpe"`` file, each record's best candidate (a
+    shard row's most probable move) as its move. ``eval_coef`` turns value_q
+    back into a score where an input states none and the move carries no cp;
+    value_z above ``result_threshold`` is a win, below its negative a loss,
+    a draw between (a shard row's value_z is a mean). Returns the summary as a
+    dict (docs/import.md, "Export")."""
+    return json.loads(_export(str(format), _paths(inputs), os.fspath(output), eval_coef, result_threshold,
+                              bool(strict), bool(overwrite), bool(progress)))
 
 
 def inspect(path: Union[str, os.PathLike]) -> dict:

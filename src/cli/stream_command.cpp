@@ -7,7 +7,7 @@
 //   manaka stream dump FILE [--limit N]   one JSON object per record
 //   manaka stream import --from psv|hcpe|hcpe3 FILE... -o OUT.mpk --eval-coef C --mate-scale M
 //                                         other tools' shogi data -> MPK1 (docs/import.md)
-//   manaka stream export --to psv|hcpe STREAM... -o OUT
+//   manaka stream export --to psv|hcpe INPUT... -o OUT   MPK1 streams or shard sets
 //                                         MPK1 -> other tools' shogi data
 
 #include <cstdio>
@@ -24,8 +24,9 @@
 #include "shogi/move.h"
 #include "shogi/pack.h"
 #include "shogi/position.h"
-#include "stream/inspect.h"
+#include "shard_export/shard_export.h"
 #include "stream/export.h"
+#include "stream/inspect.h"
 #include "stream/import.h"
 #include "stream/reader.h"
 #include "teacher/score.h"
@@ -176,7 +177,7 @@ void add_import(CLI::App& parent) {
 }
 
 void add_export(CLI::App& parent) {
-  auto* sub = parent.add_subcommand("export", "MPK1 streams -> YaneuraOu psv or dlshogi hcpe (the best move only)");
+  auto* sub = parent.add_subcommand("export", "MPK1 streams or shard sets -> YaneuraOu psv or dlshogi hcpe (the best move only)");
   struct Args {
     stream::ExportOptions o;
     std::string to;
@@ -184,11 +185,17 @@ void add_export(CLI::App& parent) {
   };
   auto a = std::make_shared<Args>();
   sub->add_option("--to", a->to, "the format to write")->required()->check(CLI::IsMember({"psv", "hcpe"}));
-  sub->add_option("STREAM", a->o.inputs, "MPK1 streams, written one after another")->required();
+  sub->add_option("INPUT", a->o.inputs,
+                  "MPK1 streams and shard sets (shard files, or directories of them), written one after another")
+      ->required();
   sub->add_option("-o,--output", a->o.output, "file to write")->required();
   sub->add_option("--eval-coef", a->o.eval_coef,
-                  "turns value_q back into a score where a stream has no eval_coef and a record no cp")
+                  "turns value_q back into a score where an input has no eval_coef and a record no cp")
       ->transform(checks::number(stream::kMinEvalCoef, stream::kMaxEvalCoef, false, "a number of centipawns"));
+  sub->add_option("--result-threshold", a->o.result_threshold,
+                  "value_z above T is a win, below -T a loss, else a draw (a shard row's value_z is a mean)")
+      ->capture_default_str()
+      ->transform(checks::number(0.0, 1.0, false, "a number from 0 to below 1"));
   sub->add_flag("--strict", a->o.strict, "stop at the first record the format cannot hold");
   sub->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
   sub->add_flag("--json", a->json, "print the summary as one JSON object");
@@ -196,7 +203,7 @@ void add_export(CLI::App& parent) {
   sub->callback([a] {
     a->o.to = *stream::parse_source_format(a->to);
     a->o.progress = !a->quiet && !a->json;
-    auto summary = stream::export_stream(a->o);
+    auto summary = shard_export::export_records(a->o);
     exit_on_error(summary.status());
     if (a->json) {
       std::printf("%s\n", stream::export_summary_json(*summary).c_str());

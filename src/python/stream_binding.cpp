@@ -16,6 +16,7 @@
 #include "python/checks.h"
 #include "python/errors.h"
 #include "python/numpy.h"
+#include "shard_export/shard_export.h"
 #include "stream/batch.h"
 #include "stream/export.h"
 #include "stream/header.h"
@@ -275,7 +276,7 @@ void bind_stream(nb::module_ m) {
       "strict"_a = false, "overwrite"_a = false, "progress"_a = false, "threads"_a.none() = 0,
       "psv / hcpe / hcpe3 files -> one MPK1 stream; the summary as JSON text.");
   m.def("_export", [](const std::string& to, const std::vector<std::string>& inputs, const std::string& output,
-                      nb::handle eval_coef, bool strict, bool overwrite, bool progress) {
+                      nb::handle eval_coef, nb::handle result_threshold, bool strict, bool overwrite, bool progress) {
         stream::ExportOptions o;
         o.to = unwrap(stream::parse_source_format(to));
         o.inputs = inputs;
@@ -283,17 +284,20 @@ void bind_stream(nb::module_ m) {
         if (!eval_coef.is_none())
           o.eval_coef = number_arg(eval_coef, "eval_coef", stream::kMinEvalCoef, stream::kMaxEvalCoef, false,
                                    "a number of centipawns");
+        o.result_threshold = number_arg(result_threshold, "result_threshold", 0.0, 1.0, false,
+                                        "a number from 0 to below 1");
         o.strict = strict;
         o.overwrite = overwrite;
         o.progress = progress;
         Result<stream::ExportSummary> s = Status::invalid("not run");
         {
           nb::gil_scoped_release release;
-          s = stream::export_stream(o);
+          s = shard_export::export_records(o);
         }
         return stream::export_summary_json(unwrap(std::move(s)));
-      }, "to"_a, "inputs"_a, "output"_a, "eval_coef"_a.none() = nb::none(), "strict"_a = false,
-      "overwrite"_a = false, "progress"_a = false, "MPK1 streams -> psv / hcpe; the summary as JSON text.");
+      }, "to"_a, "inputs"_a, "output"_a, "eval_coef"_a.none() = nb::none(),
+      "result_threshold"_a.none() = stream::kDefaultResultThreshold, "strict"_a = false, "overwrite"_a = false,
+      "progress"_a = false, "MPK1 streams and shard sets -> psv / hcpe; the summary as JSON text.");
 }
 
 }  // namespace manaka::python

@@ -42,15 +42,6 @@ class BitReader {
     ++cursor_;
     return true;
   }
-  // The next 8 bits (bit 0 the next one), zeros past bit 256; only while
-  // !exhausted(). With skip(), a table lookup instead of a bit at a time.
-  uint32_t peek8() const {
-    const int byte = cursor_ >> 3;
-    uint32_t v = in_[byte];
-    if (byte + 1 < int(POSITION_CODE_LEN)) v |= uint32_t(in_[byte + 1]) << 8;
-    return v >> (cursor_ & 7) & 0xFF;
-  }
-  void skip(int bits) { cursor_ += bits; }
   bool get_n(int bits, uint32_t& value) {
     value = 0;
     for (int i = 0; i < bits; ++i) {
@@ -75,7 +66,7 @@ struct PieceCode {
 // A whole piece read from the next 8 bits: its kind code, then (where it
 // has one) the promotion bit and the colour bit, in the order the format
 // writes them. Every piece code of both formats, with its one or two flag
-// bits, fits 8 bits, so one lookup reads a piece.
+// bits, fits 8 bits, so one lookup reads a piece (shogi/position_code.cpp).
 struct PieceMatch {
   static constexpr uint8_t kEmpty = 7, kNoCode = 0xFF;
   uint8_t kind = kNoCode;  // hand kind P L N S G B R = 0..6, kEmpty, or kNoCode
@@ -109,16 +100,6 @@ constexpr std::array<PieceMatch, 256> make_piece_table(const PieceCode (&codes)[
     }
   }
   return t;
-}
-
-// The table's piece while 8 bits are left (the cursor moves past it), or a
-// kNoCode match: near the end, or bits that spell no piece, which the caller
-// reads bit by bit for the exact refusal.
-inline PieceMatch table_piece(BitReader& r, const std::array<PieceMatch, 256>& table) {
-  if (r.cursor() > POSITION_CODE_BITS - 8) return {};
-  const PieceMatch m = table[r.peek8()];
-  if (m.kind != PieceMatch::kNoCode) r.skip(m.bits);
-  return m;
 }
 
 }  // namespace manaka::shogi

@@ -20,6 +20,8 @@ constexpr PositionCodeFormat kHuffmanCodedPos =
 
 }  // namespace
 
+const PositionCodeFormat& huffman_coded_pos_format() { return kHuffmanCodedPos; }
+
 Result<HuffmanCodedPos> encode_huffman_coded_pos(const Position& pos) {
   return encode_position_code(kHuffmanCodedPos, pos);
 }

@@ -37,6 +37,10 @@ namespace manaka::shogi {
 inline constexpr size_t HUFFMAN_CODED_POS_LEN = 32;  // 256 bits
 using HuffmanCodedPos = std::array<uint8_t, HUFFMAN_CODED_POS_LEN>;
 
+struct PositionCodeFormat;
+// The layout as a format of the one codec (shogi/position_code.h).
+const PositionCodeFormat& huffman_coded_pos_format();
+
 // Refuses a position with pieces missing (a handicap): the code has no box.
 Result<HuffmanCodedPos> encode_huffman_coded_pos(const Position& pos);
 

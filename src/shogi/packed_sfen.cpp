@@ -20,6 +20,8 @@ constexpr PositionCodeFormat kPackedSfen =
 
 }  // namespace
 
+const PositionCodeFormat& packed_sfen_format() { return kPackedSfen; }
+
 PackedSfen encode_packed_sfen(const Position& pos) {
   // A format with a box codes every position.
   return encode_position_code(kPackedSfen, pos).value();

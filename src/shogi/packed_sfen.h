@@ -38,6 +38,10 @@ namespace manaka::shogi {
 inline constexpr size_t PACKED_SFEN_LEN = 32;  // 256 bits
 using PackedSfen = std::array<uint8_t, PACKED_SFEN_LEN>;
 
+struct PositionCodeFormat;
+// The layout as a format of the one codec (shogi/position_code.h).
+const PositionCodeFormat& packed_sfen_format();
+
 PackedSfen encode_packed_sfen(const Position& pos);
 
 // Refuses, naming the bit offset and the rule: a king square over 80 or both

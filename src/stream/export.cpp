@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
 #include "core/bytes.h"
-#include "core/file.h"
 #include "core/output.h"
 #include "core/progress.h"
 #include "core/text.h"
@@ -25,113 +23,160 @@ namespace {
 
 constexpr size_t kBufferSize = size_t{1} << 20;
 
-// The candidate the target keeps.
-const Candidate& best_candidate(const Header& h, std::span<const Candidate> cands) {
-  size_t best = 0;
-  for (size_t i = 1; i < cands.size(); ++i) {
-    const bool better = h.policy_source == PolicySource::Cp ? cands[i].cp > cands[best].cp
-                                                            : cands[i].visits > cands[best].visits;
-    if (better) best = i;
-  }
-  return cands[best];
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-int16_t score_of(const Candidate& c, float value_q, double eval_coef, bool* from_q) {
-  *from_q = !c.has_cp();
-  if (c.has_cp()) return c.cp;
+unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
+
+}  // namespace
+
+int16_t score_from_value_q(float value_q, double eval_coef) {
   const double cp = std::round(2.0 * eval_coef * std::atanh(std::clamp(double(value_q), -1.0, 1.0)));
   return int16_t(std::clamp(cp, -32767.0, 32767.0));
 }
 
-}  // namespace
+int8_t result_from_value_z(float value_z, double threshold) {
+  return value_z > threshold ? 1 : value_z < -threshold ? -1 : 0;
+}
+
+ExportItem export_item(const shogi::Position& pos, uint16_t move, int16_t cp, float value_q, float value_z,
+                       uint16_t ply, Pov pov, double eval_coef) {
+  // Black's view (pov 1) turned to the side to move's.
+  const int sign = pov == Pov::Black && pos.side_to_move() == shogi::WHITE ? -1 : 1;
+  ExportItem item;
+  item.pos = &pos;
+  item.move = move;
+  item.score_from_q = cp == kNoCp;
+  item.score = int16_t(sign * (cp != kNoCp ? cp : score_from_value_q(value_q, eval_coef)));
+  item.value_z = float(sign) * value_z;
+  item.ply = ply;
+  return item;
+}
+
+ExportWriter::ExportWriter(const ExportOptions& options, AtomicFile out) : o_(options), out_(std::move(out)) {
+  buffer_.reserve(kBufferSize);
+  s_.to = o_.to;
+  s_.files = o_.inputs;
+  s_.output = o_.output;
+  start_ = now_seconds();
+}
+
+Result<ExportWriter> ExportWriter::create(const ExportOptions& o, const std::vector<std::string>& inputs) {
+  if (o.to == SourceFormat::Hcpe3) return Status::usage("stream export: hcpe3 is not a target (psv or hcpe)");
+  if (o.inputs.empty()) return Status::usage("stream export: no input given");
+  if (o.output.empty()) return Status::usage("stream export: no output path given");
+  if (!(o.result_threshold >= 0.0 && o.result_threshold < 1.0))
+    return Status::usage("stream export: result threshold " + number_text(o.result_threshold) +
+                         " out of range (0 <= t < 1)");
+  MANAKA_RETURN_NOT_OK(check_output(o.output, inputs, o.overwrite).with_context("stream export: "));
+  MANAKA_ASSIGN_OR_RETURN(AtomicFile out, AtomicFile::create(o.output));
+  return ExportWriter(o, std::move(out));
+}
+
+Status ExportWriter::refuse(const std::string& message) {
+  if (o_.strict) return Status::invalid(message);
+  if (s_.refused++ == 0) s_.first_refusal = message;
+  return Status();
+}
+
+Status ExportWriter::add(const ExportItem& item, const std::function<std::string()>& where) {
+  const shogi::Position& pos = *item.pos;
+  const shogi::Move m{item.move};
+  if (!pos.is_legal(m)) return refuse(where() + ": move " + m.to_usi() + " is not legal in " + pos.sfen());
+  const int8_t result = result_from_value_z(item.value_z, o_.result_threshold);
+  uint8_t r[kPsvRecordSize] = {};
+  size_t size = kPsvRecordSize;
+  if (o_.to == SourceFormat::Psv) {
+    const shogi::PackedSfen code = shogi::encode_packed_sfen(pos);
+    std::copy(code.begin(), code.end(), r);
+    store_i16(r + 32, item.score);
+    store_u16(r + 34, sazpack::Move16::from_mpk(m).raw);
+    store_u16(r + 36, item.ply);
+    r[38] = uint8_t(result);
+  } else {
+    auto code = shogi::encode_huffman_coded_pos(pos);
+    if (!code.ok()) return refuse(where() + ": " + code.status().message());
+    std::copy(code->begin(), code->end(), r);
+    store_i16(r + 32, item.score);
+    store_u16(r + 34, shogi::apery16_from_move(m));
+    const bool black = pos.side_to_move() == shogi::BLACK;
+    r[36] = result == 0 ? 0 : ((result > 0) == black ? 1 : 2);
+    size = kHcpeRecordSize;
+  }
+  s_.scores_from_value_q += item.score_from_q;
+  s_.results_rounded += item.value_z != float(result);
+  buffer_.insert(buffer_.end(), r, r + size);
+  ++s_.records_written;
+  s_.bytes_written += size;
+  return buffer_.size() + kPsvRecordSize > kBufferSize ? flush() : Status();
+}
+
+Status ExportWriter::flush() {
+  MANAKA_RETURN_NOT_OK(out_.write_all(buffer_.data(), buffer_.size()));
+  buffer_.clear();
+  return Status();
+}
+
+Result<ExportSummary> ExportWriter::finish() {
+  MANAKA_RETURN_NOT_OK(flush());
+  MANAKA_RETURN_NOT_OK(out_.commit());
+  s_.seconds = now_seconds() - start_;
+  return s_;
+}
+
+Status export_stream_file(const std::string& file, ExportWriter& w) {
+  MANAKA_ASSIGN_OR_RETURN(Reader reader, Reader::open(file));
+  const Header& h = reader.header();
+  if (h.packed_len != shogi::PACKED_LEN)
+    return Status::invalid(file + ": packed_len " + std::to_string(h.packed_len) + ": not a shogi stream (96)");
+  const double eval_coef = h.eval_coef != 0.0f ? double(h.eval_coef) : w.options().eval_coef;
+  const bool by_cp = h.policy_source == PolicySource::Cp;
+  Progress progress(file, reader.size());
+  progress.set_enabled(w.options().progress);
+  RecordView rec;
+  std::vector<uint32_t> keys;
+  for (;;) {
+    const uint64_t index = reader.record_index();
+    MANAKA_ASSIGN_OR_RETURN(bool more, reader.next(rec));
+    if (!more) break;
+    ExportSummary& s = w.summary();
+    ++s.records_read;
+    auto where = [&] { return file + ": record " + std::to_string(index); };
+    auto pos = shogi::unpack(rec.packed);  // the reader checked it
+    if (!pos.ok()) return std::move(pos).take_status().with_context(where() + ": ");
+    // cp as an unsigned key keeps its order: the i16 offset by 32768.
+    keys.clear();
+    for (const Candidate& c : rec.candidates) keys.push_back(by_cp ? uint32_t(c.cp + 32768) : c.visits);
+    const Candidate& best = rec.candidates[best_candidate(std::span<const uint32_t>(keys))];
+    if (!best.has_cp() && eval_coef == 0.0)
+      return Status::usage(file + ": the stream has no eval_coef and record " + std::to_string(index) +
+                           " no cp: give eval_coef to turn value_q into a score");
+    MANAKA_RETURN_NOT_OK(
+        w.add(export_item(*pos, best.mv, best.cp, rec.value_q, rec.value_z, rec.ply, h.pov, eval_coef), where));
+    if ((s.records_read & 0xFFFF) == 0) progress.update(reader.byte_offset(), s.records_read);
+  }
+  progress.finish();
+  return Status();
+}
 
 Result<ExportSummary> export_stream(const ExportOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
-  if (o.to == SourceFormat::Hcpe3) return Status::usage("stream export: hcpe3 is not a target (psv or hcpe)");
-  if (o.inputs.empty()) return Status::usage("stream export: no input stream given");
-  if (o.output.empty()) return Status::usage("stream export: no output path given");
-  MANAKA_RETURN_NOT_OK(check_output(o.output, o.inputs, o.overwrite).with_context("stream export: "));
-  ExportSummary s;
-  s.to = o.to;
-  s.files = o.inputs;
-  s.output = o.output;
-  MANAKA_ASSIGN_OR_RETURN(AtomicFile out, AtomicFile::create(o.output));
-  std::vector<uint8_t> buffer;
-  buffer.reserve(kBufferSize);
-  const size_t size = o.to == SourceFormat::Psv ? kPsvRecordSize : kHcpeRecordSize;
-  for (const std::string& file : o.inputs) {
-    MANAKA_ASSIGN_OR_RETURN(Reader reader, Reader::open(file));
-    const Header& h = reader.header();
-    if (h.packed_len != shogi::PACKED_LEN)
-      return Status::invalid(file + ": packed_len " + std::to_string(h.packed_len) + ": not a shogi stream (96)");
-    const double eval_coef = h.eval_coef != 0.0f ? double(h.eval_coef) : o.eval_coef;
-    Progress progress(file, reader.size());
-    progress.set_enabled(o.progress);
-    RecordView rec;
-    for (;;) {
-      const uint64_t index = reader.record_index();
-      MANAKA_ASSIGN_OR_RETURN(bool more, reader.next(rec));
-      if (!more) break;
-      ++s.records_read;
-      auto pos = shogi::unpack(rec.packed);  // the reader checked it
-      if (!pos.ok()) return std::move(pos).take_status().with_context(file + ": record " + std::to_string(index) + ": ");
-      const Candidate& best = best_candidate(h, rec.candidates);
-      if (!best.has_cp() && eval_coef == 0.0)
-        return Status::usage(file + ": the stream has no eval_coef and record " + std::to_string(index) +
-                             " no cp: give eval_coef to turn value_q into a score");
-      bool from_q = false;
-      const int16_t score = score_of(best, rec.value_q, eval_coef, &from_q);
-      const shogi::Move m{best.mv};
-      uint8_t r[kPsvRecordSize] = {};
-      if (o.to == SourceFormat::Psv) {
-        const shogi::PackedSfen code = shogi::encode_packed_sfen(*pos);
-        std::copy(code.begin(), code.end(), r);
-        store_i16(r + 32, score);
-        store_u16(r + 34, sazpack::Move16::from_mpk(m).raw);
-        store_u16(r + 36, rec.ply);
-        r[38] = uint8_t(int8_t(rec.value_z));
-      } else {
-        auto code = shogi::encode_huffman_coded_pos(*pos);
-        if (!code.ok()) {
-          std::string msg = file + ": record " + std::to_string(index) + ": " + code.status().message();
-          if (o.strict) return Status::invalid(msg);
-          if (s.refused++ == 0) s.first_refusal = msg;
-          continue;
-        }
-        std::copy(code->begin(), code->end(), r);
-        store_i16(r + 32, score);
-        store_u16(r + 34, shogi::apery16_from_move(m));
-        const bool black = pos->side_to_move() == shogi::BLACK;
-        r[36] = rec.value_z == 0.0f ? 0 : ((rec.value_z > 0) == black ? 1 : 2);
-      }
-      s.scores_from_value_q += from_q;
-      buffer.insert(buffer.end(), r, r + size);
-      ++s.records_written;
-      if (buffer.size() + size > kBufferSize) {
-        MANAKA_RETURN_NOT_OK(out.write_all(buffer.data(), buffer.size()));
-        buffer.clear();
-      }
-      if ((s.records_read & 0xFFFF) == 0) progress.update(reader.byte_offset(), s.records_read);
-    }
-    progress.finish();
-  }
-  MANAKA_RETURN_NOT_OK(out.write_all(buffer.data(), buffer.size()));
-  MANAKA_RETURN_NOT_OK(out.commit());
-  s.bytes_written = s.records_written * size;
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return s;
+  MANAKA_ASSIGN_OR_RETURN(ExportWriter w, ExportWriter::create(o, o.inputs));
+  for (const std::string& file : o.inputs) MANAKA_RETURN_NOT_OK(export_stream_file(file, w));
+  return w.finish();
 }
 
 std::string format_export_summary(const ExportSummary& s) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "export %s: %llu records from %zu stream%s -> %s: %llu records (%s) in %.2f s\n",
-                source_format_name(s.to), (unsigned long long)s.records_read, s.files.size(),
-                s.files.size() == 1 ? "" : "s", s.output.c_str(), (unsigned long long)s.records_written,
-                format_bytes(double(s.bytes_written)).c_str(), s.seconds);
-  std::string out = buf;
+  std::string out;
+  append_format(out, "export %s: %llu records from %zu input%s -> %s: %llu records (%s) in %.2f s\n",
+                source_format_name(s.to), ull(s.records_read), s.files.size(), s.files.size() == 1 ? "" : "s",
+                s.output.c_str(), ull(s.records_written), format_bytes(double(s.bytes_written)).c_str(), s.seconds);
+  if (s.shard_rows) append_format(out, "  shard rows: %llu\n", ull(s.shard_rows));
   if (s.scores_from_value_q)
-    out += "  scores from value_q (no cp on the best candidate): " + std::to_string(s.scores_from_value_q) + "\n";
-  out += "  refused: " + std::to_string(s.refused) + " (positions the target cannot hold)\n";
+    append_format(out, "  scores from value_q (no cp on the best candidate): %llu\n", ull(s.scores_from_value_q));
+  if (s.results_rounded)
+    append_format(out, "  results rounded from a value_z mean: %llu\n", ull(s.results_rounded));
+  append_format(out, "  refused: %llu (positions the target cannot hold)\n", ull(s.refused));
   if (s.first_refusal) out += "    first: " + *s.first_refusal + "\n";
   return out;
 }
@@ -142,9 +187,11 @@ std::string export_summary_json(const ExportSummary& s) {
   j["files"] = s.files;
   j["output"] = s.output;
   j["records_read"] = s.records_read;
+  j["shard_rows"] = s.shard_rows;
   j["records_written"] = s.records_written;
   j["bytes_written"] = s.bytes_written;
   j["scores_from_value_q"] = s.scores_from_value_q;
+  j["results_rounded"] = s.results_rounded;
   j["refused"] = s.refused;
   j["first_refusal"] = s.first_refusal ? nlohmann::ordered_json(*s.first_refusal) : nlohmann::ordered_json();
   j["seconds"] = s.seconds;

@@ -64,7 +64,9 @@ class ChunkSource {
       c.first_record = record_;
       c.units.clear();
       c.truncated_size = 0;
-      c.bytes.swap(carry_);
+      // The carry (a partial record or game) moves to the front of the
+      // chunk's own buffer, whose capacity stays from chunk to chunk.
+      c.bytes.assign(carry_.begin(), carry_.end());
       carry_.clear();
       size_t want = chunk_bytes_;
       for (;;) {
@@ -236,7 +238,8 @@ Result<ImportSummary> import_stream(const ImportOptions& o) {
       for (size_t i = 0; i < b.records.size(); ++i) {
         const ImportedRecord& r = b.records[i];
         if (r.why == ImportRefusal::None) {
-          Status st = writer.write(b.view(r));
+          // Positions come from Position::from_setup through shogi::pack.
+          Status st = writer.write_packed_position(b.view(r));
           if (!st.ok()) return st;
           continue;
         }

@@ -272,6 +272,13 @@ Status validate_record(const Header& header, const RecordView& rec) {
 }
 
 Status validate_record(const Header& header, const RecordView& rec, MoveSeen& seen) {
+  MANAKA_RETURN_NOT_OK(validate_record_fields(header, rec, seen));
+  // The screen first: unpack builds a Position, many times the cost.
+  if (position_passes(header, rec.packed.data())) return Status();
+  return validate_position(header, rec.packed);
+}
+
+Status validate_record_fields(const Header& header, const RecordView& rec, MoveSeen& seen) {
   size_t n = rec.candidates.size();
   if (n == 0) return Status::invalid("no candidates (n_cand is 0)");
   if (n > kMaxCandidates) {
@@ -282,10 +289,7 @@ Status validate_record(const Header& header, const RecordView& rec, MoveSeen& se
                            " bytes, must be packed_len (" + std::to_string(header.packed_len) + ")");
   }
   MANAKA_RETURN_NOT_OK(validate_prefix(rec.value_z, rec.value_q, n));
-  MANAKA_RETURN_NOT_OK(validate_candidates(header, rec.candidates, seen));
-  // The screen first: unpack builds a Position, many times the cost.
-  if (position_passes(header, rec.packed.data())) return Status();
-  return validate_position(header, rec.packed);
+  return validate_candidates(header, rec.candidates, seen);
 }
 
 }  // namespace manaka::stream

@@ -75,6 +75,9 @@ class MoveSeen {
 // own (32 KiB allocated per call): a caller checking many records keeps one.
 Status validate_record(const Header& header, const RecordView& rec, MoveSeen& seen);
 Status validate_record(const Header& header, const RecordView& rec);
+// Rules 1-9, every rule but the position's: for a writer whose packed bytes
+// are shogi::pack of a shogi::Position, valid by construction (stream import).
+Status validate_record_fields(const Header& header, const RecordView& rec, MoveSeen& seen);
 
 // The rules that need only the record's first 12 bytes (1, 3, 4); the reader
 // runs them before it knows the rest of the record is there, so a corrupt

@@ -44,10 +44,14 @@ Status Writer::fail(Status st) {
   return st;
 }
 
-Status Writer::write(const RecordView& rec) {
+Status Writer::write(const RecordView& rec) { return write_checked(rec, true); }
+
+Status Writer::write_packed_position(const RecordView& rec) { return write_checked(rec, false); }
+
+Status Writer::write_checked(const RecordView& rec, bool check_position) {
   if (!failure_.ok()) return failure_;
   if (!file_.is_open()) return Status::io(path_ + ": write after close");
-  Status st = validate_record(header_, rec, seen_);
+  Status st = check_position ? validate_record(header_, rec, seen_) : validate_record_fields(header_, rec, seen_);
   if (!st.ok()) return std::move(st).with_context(record_context(path_, records_, offset_));
   size_t size = record_size(rec.packed.size(), rec.candidates.size());
   if (!buffer_.empty() && buffer_.size() + size > kBufferSize) MANAKA_RETURN_NOT_OK(flush());

@@ -42,6 +42,11 @@ class Writer {
 
   Status write(const RecordView& rec);
   Status write(const Record& rec) { return write(rec.view()); }
+  // write() without rule 10 (validate_record_fields): for a record whose
+  // packed bytes are shogi::pack of a shogi::Position, which holds them
+  // valid by construction (stream import: the position codes decode through
+  // Position::from_setup). The other rules are checked.
+  Status write_packed_position(const RecordView& rec);
   // Hands buffered records to the OS: readable by other processes after it.
   Status flush();
   // flush() and fsync: durable after it.
@@ -58,6 +63,7 @@ class Writer {
  private:
   Writer() = default;
   Status fail(Status st);
+  Status write_checked(const RecordView& rec, bool check_position);
 
   std::string path_;
   Header header_;

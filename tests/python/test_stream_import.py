@@ -1,4 +1,4 @@
-"""manaka.stream.import_from / export_to against cshogi 1.1.0.
+"""manaka.stream.import_from / export_to against cshogi 1.1.0 (and pyarrow for shards).
 
 Records are written with cshogi's own dtypes (PackedSfenValue,
 HuffmanCodedPosAndEval) and encoders (Board.to_psfen, Board.to_hcp, move16,
@@ -17,9 +17,11 @@ from typing import Iterator, List, Tuple
 
 import cshogi
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
-from manaka import InvalidDataError, shogi, stream
+from manaka import InvalidDataError, shards, shogi, stream
 
 N = 3000
 EVAL_COEF = 600.0
@@ -237,3 +239,152 @@ def test_hcpe_cannot_hold_a_handicap_and_says_so(tmp_path: Path) -> None:
     with pytest.raises(InvalidDataError, match="no handicaps"):
         stream.export_to("hcpe", tmp_path / "h.mpk", tmp_path / "strict.hcpe", strict=True)
     assert not (tmp_path / "strict.hcpe").exists()
+
+
+def shard_rows(directory: Path) -> list:
+    """Every row of a shard set in file and row order, read with pyarrow."""
+    rows = []
+    for path in sorted(directory.glob("*.parquet")):
+        rows += pq.read_table(path).to_pylist()
+    return rows
+
+
+def expected_result(value_z: float, threshold: float = 0.5) -> int:
+    return 1 if value_z > threshold else (-1 if value_z < -threshold else 0)
+
+
+def best_of(row: dict) -> dict:
+    probs = [c["prob"] for c in row["candidates"]]
+    return row["candidates"][probs.index(max(probs))]  # the first on ties
+
+
+def test_export_of_a_cp_shard_set_matches_its_rows(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    recs = np.zeros(N, cshogi.PackedSfenValue)
+    for i, (board, move) in enumerate(playouts(seed=20261205, target=N)):
+        board.to_psfen(recs[i : i + 1]["sfen"])
+        recs[i]["score"] = rng.randint(-3000, 3000)
+        recs[i]["move"] = cshogi.move16_to_psv(cshogi.move16(move))
+        recs[i]["gamePly"] = board.move_number
+        recs[i]["game_result"] = rng.choice([-1, 0, 1])
+    recs.tofile(tmp_path / "a.psv")
+    stream.import_from("psv", tmp_path / "a.psv", tmp_path / "a.mpk", eval_coef=EVAL_COEF, mate_scale=32000)
+    shards.pack([str(tmp_path / "a.mpk")], str(tmp_path / "set" / "train"), seed=7, rows_per_shard=1000)
+    rows = shard_rows(tmp_path / "set")
+    assert 1 < len(list((tmp_path / "set").glob("*.parquet")))
+    assert len(rows) < N  # repeated boards (the start of every playout) folded
+    rounded = sum(r["value_z"] not in (-1.0, 0.0, 1.0) for r in rows)
+    assert rounded > 0  # some folded rows mix results
+
+    summary = stream.export_to("psv", tmp_path / "set", tmp_path / "out.psv")
+    assert summary["records_read"] == summary["shard_rows"] == summary["records_written"] == len(rows)
+    assert summary["refused"] == 0 and summary["scores_from_value_q"] == 0
+    assert summary["results_rounded"] == rounded
+    out = np.fromfile(tmp_path / "out.psv", cshogi.PackedSfenValue)
+    assert len(out) == len(rows)
+    board = cshogi.Board()
+    for rec, row in zip(out, rows):
+        board.set_psfen(rec["sfen"])
+        assert without_move_number(board.sfen()) == without_move_number(shogi.Board.unpack(row["packed"]).sfen())
+        best = best_of(row)
+        assert cshogi.move_to_usi(board.move_from_psv(int(rec["move"]))) == shogi.move16_to_usi(best["mv"])
+        assert int(rec["score"]) == best["cp"]
+        assert int(rec["gamePly"]) == row["ply"]
+        assert int(rec["game_result"]) == expected_result(row["value_z"])
+
+    summary = stream.export_to("hcpe", tmp_path / "set", tmp_path / "out.hcpe", result_threshold=0.0)
+    hcpe = np.fromfile(tmp_path / "out.hcpe", cshogi.HuffmanCodedPosAndEval)
+    assert summary["records_written"] == len(hcpe) == len(rows)
+    for rec, row in zip(hcpe, rows):
+        board.set_hcp(rec["hcp"])
+        assert without_move_number(board.sfen()) == without_move_number(shogi.Board.unpack(row["packed"]).sfen())
+        best = best_of(row)
+        assert cshogi.move_to_usi(board.move_from_move16(int(rec["bestMove16"]))) == shogi.move16_to_usi(best["mv"])
+        assert int(rec["eval"]) == best["cp"]
+        z = expected_result(row["value_z"], 0.0)
+        winner = cshogi.DRAW if z == 0 else (cshogi.BLACK_WIN if (z > 0) == (board.turn == cshogi.BLACK)
+                                             else cshogi.WHITE_WIN)
+        assert int(rec["gameResult"]) == winner
+
+    # Streams and shards in one run, in the order given.
+    both = stream.export_to("psv", [tmp_path / "a.mpk", tmp_path / "set"], tmp_path / "both.psv")
+    assert both["records_written"] == N + len(rows) and both["shard_rows"] == len(rows)
+    assert (tmp_path / "both.psv").read_bytes() == (tmp_path / "a.psv").read_bytes() + (tmp_path / "out.psv").read_bytes()
+
+
+def test_export_of_a_visit_shard_set_scores_from_value_q(tmp_path: Path) -> None:
+    write_hcpe3(tmp_path / "a.hcpe3", games=20, seed=6)
+    stream.import_from("hcpe3", tmp_path / "a.hcpe3", tmp_path / "a.mpk", eval_coef=756.0865, mate_scale=30000)
+    shards.pack([str(tmp_path / "a.mpk")], str(tmp_path / "set" / "train"), seed=8, rows_per_shard=300)
+    rows = shard_rows(tmp_path / "set")
+    summary = stream.export_to("psv", tmp_path / "set", tmp_path / "out.psv")
+    assert summary["records_written"] == summary["scores_from_value_q"] == len(rows)
+    out = np.fromfile(tmp_path / "out.psv", cshogi.PackedSfenValue)
+    board = cshogi.Board()
+    for rec, row in zip(out, rows):
+        board.set_psfen(rec["sfen"])
+        assert without_move_number(board.sfen()) == without_move_number(shogi.Board.unpack(row["packed"]).sfen())
+        assert cshogi.move_to_usi(board.move_from_psv(int(rec["move"]))) == shogi.move16_to_usi(best_of(row)["mv"])
+        # The footer's eval_coef turns the value_q mean back into centipawns.
+        cp = 2 * float(np.float32(756.0865)) * math.atanh(row["value_q"])
+        assert int(rec["score"]) == max(-32767, min(32767, int(math.copysign(math.floor(abs(cp) + 0.5), cp))))
+
+
+def test_export_refuses_an_incomplete_shard_set(tmp_path: Path) -> None:
+    write_hcpe3(tmp_path / "a.hcpe3", games=10, seed=9)
+    stream.import_from("hcpe3", tmp_path / "a.hcpe3", tmp_path / "a.mpk", eval_coef=756.0865, mate_scale=30000)
+    shards.pack([str(tmp_path / "a.mpk")], str(tmp_path / "set" / "train"), seed=8, rows_per_shard=100)
+    (tmp_path / "set" / "train-00001.parquet").unlink()
+    with pytest.raises(InvalidDataError, match="an incomplete shard set"):
+        stream.export_to("psv", tmp_path / "set", tmp_path / "out.psv")
+    assert not (tmp_path / "out.psv").exists()
+    with pytest.raises(ValueError, match="result_threshold"):
+        stream.export_to("psv", tmp_path / "a.mpk", tmp_path / "out.psv", result_threshold=1.5)
+
+
+def test_export_turns_blacks_view_to_the_side_to_move(tmp_path: Path) -> None:
+    """A pov-1 stream (values from Black's view) and the shards packed from it
+    (footer pov "1") export the same side-to-move records."""
+    h = stream.Header()
+    h.pov, h.policy_source, h.eval_coef, h.mate_scale = 1, 1, 600.0, 32000
+    board = cshogi.Board()
+    expected = []
+    w = stream.Writer(str(tmp_path / "b.mpk"), h)
+    for usi in ["7g7f", "3c3d", "2g2f", "8c8d", "2f2e"]:
+        move = board.move_from_usi(usi)
+        black = board.turn == cshogi.BLACK
+        w.write(shogi.Board(board.sfen()).pack(), board.move_number, 1.0, 0.0, [shogi.move16_from_usi(usi)],
+                cp=[250])
+        expected.append((usi, 250 if black else -250, 1 if black else -1))  # Black stands better and won
+        board.push(move)
+    w.close()
+    shards.pack([str(tmp_path / "b.mpk")], str(tmp_path / "set" / "b"), seed=1)
+    assert pq.read_metadata(next((tmp_path / "set").glob("*.parquet"))).metadata[b"pov"] == b"1"
+    for source, name in [(tmp_path / "b.mpk", "s.psv"), (tmp_path / "set", "r.psv")]:
+        stream.export_to("psv", source, tmp_path / name)
+        got = {}
+        for rec in np.fromfile(tmp_path / name, cshogi.PackedSfenValue):
+            board.set_psfen(rec["sfen"])
+            got[cshogi.move_to_usi(board.move_from_psv(int(rec["move"])))] = (int(rec["score"]), int(rec["game_result"]))
+        assert got == {usi: (score, result) for usi, score, result in expected}, source
+
+
+def test_export_refuses_rows_of_other_tools_it_cannot_write(tmp_path: Path) -> None:
+    """A shard another tool wrote (pyarrow, no footer keys): a row without
+    candidates and a NaN value_q are refused and counted; --strict names the row."""
+    write_hcpe3(tmp_path / "a.hcpe3", games=3, seed=10)
+    stream.import_from("hcpe3", tmp_path / "a.hcpe3", tmp_path / "a.mpk", eval_coef=756.0865, mate_scale=30000)
+    shards.pack([str(tmp_path / "a.mpk")], str(tmp_path / "set" / "a"), seed=2)
+    rows = shard_rows(tmp_path / "set")
+    rows[1]["candidates"] = []
+    rows[2]["value_q"] = float("nan")
+    table = pa.Table.from_pylist(rows, schema=pq.read_schema(next((tmp_path / "set").glob("*.parquet"))).remove_metadata())
+    pq.write_table(table, tmp_path / "other.parquet")
+    summary = stream.export_to("psv", tmp_path / "other.parquet", tmp_path / "o.psv", eval_coef=756.0865)
+    assert summary["refused"] == 2 and summary["records_written"] == len(rows) - 2
+    assert summary["first_refusal"] == f"{tmp_path / 'other.parquet'}: row group 0 row 1: no candidate, so no move to write"
+    with pytest.raises(InvalidDataError, match=r"other\.parquet: row group 0 row 1: no candidate"):
+        stream.export_to("psv", tmp_path / "other.parquet", tmp_path / "strict.psv", eval_coef=756.0865, strict=True)
+    # Without an eval_coef in the footer or the call, value_q cannot become a score.
+    with pytest.raises(ValueError, match="no eval_coef"):
+        stream.export_to("psv", tmp_path / "other.parquet", tmp_path / "x.psv")
