@@ -97,7 +97,11 @@ MappedVector<uint64_t> merge_groups(const std::vector<std::unique_ptr<FoldPart>>
 Status pack_in_memory(PackContext& ctx) {
   // The fold runs on as many threads as the shards' encoding; the groups
   // are numbered and shuffled as one table would, so the bytes do not
-  // depend on the count.
+  // depend on the count. Each part reads and validates the whole input
+  // (about a third of a one-thread fold's time), so a part gains only with a
+  // core of its own; --threads past the cores costs reading (the default is
+  // the core count, and Pack.ThreadCountDoesNotChangeTheBytes runs 3 parts
+  // on any machine).
   const unsigned threads = ctx.threads();
   const auto count = static_cast<uint32_t>(std::min<uint64_t>(threads, kMaxFoldParts));
   // 5/4 of a part's even share, for the spread of a hash partition.
