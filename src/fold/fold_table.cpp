@@ -62,7 +62,7 @@ uint32_t FoldTable::find_or_insert(const uint8_t* board, uint32_t tag) {
   return g;
 }
 
-Status FoldTable::add(const stream::RecordView& rec) {
+Status FoldTable::add(const stream::RecordView& rec, uint64_t board_hash) {
   assert(rec.packed.size() == kBoardBytes && !rec.candidates.empty());
   if (next_.size() >= kMaxIds) {
     return Status::invalid("more than " + std::to_string(kMaxIds) +
@@ -73,7 +73,7 @@ Status FoldTable::add(const stream::RecordView& rec) {
   p.ply = rec.ply;
   p.value_z = rec.value_z;
   p.value_q = rec.value_q;
-  p.tag = static_cast<uint32_t>(hash_board(rec.packed.data()) >> 32);
+  p.tag = static_cast<uint32_t>(board_hash >> 32);
   std::memcpy(p.board.data(), rec.packed.data(), kBoardBytes);
   __builtin_prefetch(&index_[p.tag & index_mask_]);
   next_.push_back(kEnd);

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "fold/board_hash.h"
 #include "fold/mapped_vector.h"
 #include "fold/policy.h"
 #include "shard/row.h"
@@ -53,7 +54,9 @@ class FoldTable {
   // A record joins its group kLookahead records later (its index slot is
   // prefetched meanwhile), and the last ones at flush(): call flush() after
   // the last add() and before groups(), weight() or emit().
-  Status add(const stream::RecordView& rec);
+  Status add(const stream::RecordView& rec) { return add(rec, hash_board(rec.packed.data())); }
+  // The same, for a caller that has hashed the board already (hash_board).
+  Status add(const stream::RecordView& rec, uint64_t board_hash);
   void flush();
 
   uint32_t groups() const {
@@ -62,6 +65,9 @@ class FoldTable {
   }
   uint64_t records() const { return next_.size(); }
   uint32_t weight(uint32_t group) const { return groups_[group].weight; }
+  // The group's first record (records are numbered in add() order). Groups
+  // are numbered in the order of their first records.
+  uint32_t first_record(uint32_t group) const { return groups_[group].first; }
 
   // emit()'s working memory: one per thread emitting at once (the table
   // itself is only read by emit()).
@@ -88,7 +94,21 @@ class FoldTable {
   }
   template <typename Sink>
   Status emit_in_order(std::span<const uint32_t> order, const PolicyRule& rule, EmitScratch& scratch,
-                       Sink&& sink) const;
+                       Sink&& sink) const {
+    return emit_each(order.size(), [&](size_t k) { return GroupRef{this, order[k]}; }, rule, scratch,
+                     std::forward<Sink>(sink));
+  }
+
+  // A group of one of several tables (a fold split by board hash, each part
+  // folded on its own thread).
+  struct GroupRef {
+    const FoldTable* table;
+    uint32_t group;
+  };
+  // Emits rows at(0), ..., at(n - 1) (at(k) -> GroupRef), prefetching ahead
+  // as emit_in_order does.
+  template <typename At, typename Sink>
+  static Status emit_each(size_t n, At&& at, const PolicyRule& rule, EmitScratch& scratch, Sink&& sink);
 
   // Drops every record and group and returns the memory.
   void clear();
@@ -146,20 +166,19 @@ class FoldTable {
   EmitScratch scratch_;  // the single-threaded emit()'s
 };
 
-template <typename Sink>
-Status FoldTable::emit_in_order(std::span<const uint32_t> order, const PolicyRule& rule,
-                                EmitScratch& scratch, Sink&& sink) const {
+template <typename At, typename Sink>
+Status FoldTable::emit_each(size_t n, At&& at, const PolicyRule& rule, EmitScratch& scratch, Sink&& sink) {
   constexpr size_t kFar = 24, kMid = 12, kNear = 6;  // rows ahead of the one emitted
-  const size_t n = order.size();
-  for (size_t k = 0; k < std::min(n, kFar); ++k) prefetch_group(order[k]);
-  for (size_t k = 0; k < std::min(n, kMid); ++k) prefetch_record_of(order[k]);
-  for (size_t k = 0; k < std::min(n, kNear); ++k) prefetch_candidates_of(order[k]);
+  for (size_t k = 0; k < std::min(n, kFar); ++k) { const GroupRef g = at(k); g.table->prefetch_group(g.group); }
+  for (size_t k = 0; k < std::min(n, kMid); ++k) { const GroupRef g = at(k); g.table->prefetch_record_of(g.group); }
+  for (size_t k = 0; k < std::min(n, kNear); ++k) { const GroupRef g = at(k); g.table->prefetch_candidates_of(g.group); }
   shard::Row row;
   for (size_t k = 0; k < n; ++k) {
-    if (k + kFar < n) prefetch_group(order[k + kFar]);
-    if (k + kMid < n) prefetch_record_of(order[k + kMid]);
-    if (k + kNear < n) prefetch_candidates_of(order[k + kNear]);
-    emit(order[k], rule, row, scratch);
+    if (k + kFar < n) { const GroupRef g = at(k + kFar); g.table->prefetch_group(g.group); }
+    if (k + kMid < n) { const GroupRef g = at(k + kMid); g.table->prefetch_record_of(g.group); }
+    if (k + kNear < n) { const GroupRef g = at(k + kNear); g.table->prefetch_candidates_of(g.group); }
+    const GroupRef g = at(k);
+    g.table->emit(g.group, rule, row, scratch);
     MANAKA_RETURN_NOT_OK(sink(static_cast<const shard::Row&>(row)));
   }
   return Status();

@@ -1,5 +1,11 @@
-// pack() without --buckets: the whole fold in one FoldTable.
-#include <numeric>
+// pack() without --buckets: the whole fold in memory, split by board hash
+// into one FoldTable per thread.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
 #include <unistd.h>
 
 #include "core/progress.h"
@@ -12,43 +18,123 @@ namespace manaka::fold {
 
 namespace {
 
+// Parts a fold is split into at most: each part's thread reads and validates
+// every record, so past a few parts the reading, not the folding, sets the pace.
+constexpr uint32_t kMaxFoldParts = 8;
+
 // The smallest a record can be (one candidate), so records <= bytes / this.
 constexpr uint64_t kMinRecordBytes = stream::kRecordFixedSize + kBoardBytes + stream::kCandidateSize;
 
-// Reserves for the most records the inputs can hold when that fits in half
-// of physical memory. The reservation is address space: pages that the fold
+// Reserves for the most records `input_bytes` can hold when that fits in
+// `budget` bytes. The reservation is address space: pages that the fold
 // never touches are never resident, and growth never copies the arenas.
-void reserve_for(FoldTable& table, uint64_t input_bytes) {
+void reserve_for(FoldTable& table, uint64_t input_bytes, uint64_t budget) {
   const uint64_t records = input_bytes / kMinRecordBytes;
   const uint64_t cands = input_bytes / stream::kCandidateSize;
   const uint64_t want = records * (kBoardBytes + 32 + 12) + cands * 6;
+  if (want < budget) table.reserve(records, cands);
+}
+
+// Half of physical memory, or 0 when unknown.
+uint64_t reserve_budget() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  if (pages > 0 && page > 0 && want < static_cast<uint64_t>(pages) * page / 2) {
-    table.reserve(records, cands);
+  return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2 : 0;
+}
+
+// One part of a fold split by board hash: the records whose board falls in
+// part p of P (bucket_of(hash, P)), folded on a thread of its own. Every part
+// reads (and validates) every record, so records keep their global numbers
+// and each part's groups stay in the order of their first records.
+struct FoldPart {
+  explicit FoldPart(stream::PolicySource source) : table(source) {}
+  FoldTable table;
+  MappedVector<uint32_t> global;  // the part's record i is the input's record global[i]
+  uint64_t fingerprint = 0;       // record_fingerprint summed over the part's records
+  Status status;
+};
+
+void fold_part(const PackContext& ctx, uint32_t p, uint32_t parts, Progress* progress, FoldPart& part) {
+  uint64_t record = 0;
+  part.status = read_records(ctx.inputs, progress, [&](const stream::RecordView& rec) {
+    const uint64_t index = record++;
+    if (index >= UINT32_MAX) {
+      return Status::invalid("more than " + std::to_string(UINT32_MAX) +
+                             " records in one fold; split the work with --buckets");
+    }
+    const uint64_t h = hash_board(rec.packed.data());
+    if (bucket_of(h, parts) != p) return Status();
+    part.fingerprint += record_fingerprint(rec);
+    part.global.push_back(static_cast<uint32_t>(index));
+    return part.table.add(rec, h);
+  });
+  part.table.flush();
+}
+
+// A group of part p: p << 32 | group.
+uint64_t group_ref(size_t p, uint32_t group) { return uint64_t{p} << 32 | group; }
+
+// The parts' groups in the order one table would have numbered them (by
+// first record): a merge of the parts' lists, each already in that order.
+MappedVector<uint64_t> merge_groups(const std::vector<std::unique_ptr<FoldPart>>& parts) {
+  uint64_t total = 0;
+  for (const auto& part : parts) total += part->table.groups();
+  MappedVector<uint64_t> out;
+  out.reserve(total);
+  std::vector<uint32_t> next(parts.size(), 0);
+  auto first_of = [&](size_t p) { return parts[p]->global[parts[p]->table.first_record(next[p])]; };
+  while (out.size() < total) {
+    size_t best = parts.size();
+    for (size_t p = 0; p < parts.size(); ++p) {
+      if (next[p] < parts[p]->table.groups() && (best == parts.size() || first_of(p) < first_of(best))) best = p;
+    }
+    out.push_back(group_ref(best, next[best]++));
   }
+  return out;
 }
 
 }  // namespace
 
 Status pack_in_memory(PackContext& ctx) {
-  FoldTable table(ctx.inputs.header.policy_source);
-  reserve_for(table, ctx.inputs.total_bytes);
+  // The fold runs on as many threads as the shards' encoding; the groups
+  // are numbered and shuffled as one table would, so the bytes do not
+  // depend on the count. Each part reads and validates the whole input
+  // (about a third of a one-thread fold's time), so a part gains only with a
+  // core of its own; --threads past the cores costs reading (the default is
+  // the core count, and Pack.ThreadCountDoesNotChangeTheBytes runs 3 parts
+  // on any machine).
+  const unsigned threads = ctx.threads();
+  const auto count = static_cast<uint32_t>(std::min<uint64_t>(threads, kMaxFoldParts));
+  // 5/4 of a part's even share, for the spread of a hash partition.
+  const uint64_t share = count == 1 ? ctx.inputs.total_bytes : ctx.inputs.total_bytes / count * 5 / 4;
+  const uint64_t budget = reserve_budget() / count;
+  std::vector<std::unique_ptr<FoldPart>> parts;
+  for (uint32_t p = 0; p < count; ++p) {
+    parts.push_back(std::make_unique<FoldPart>(ctx.inputs.header.policy_source));
+    reserve_for(parts.back()->table, share, budget);
+    parts.back()->global.reserve(share / kMinRecordBytes);
+  }
   {
     Progress read("pack: reading", ctx.inputs.total_bytes);
     read.set_enabled(ctx.options.progress);
-    MANAKA_RETURN_NOT_OK(read_records(ctx.inputs, &read, [&](const stream::RecordView& rec) {
-      ctx.fingerprint += record_fingerprint(rec);
-      return table.add(rec);
-    }));
+    std::vector<std::thread> pool;
+    for (uint32_t p = 1; p < count; ++p)
+      pool.emplace_back([&, p] { fold_part(ctx, p, count, nullptr, *parts[p]); });
+    fold_part(ctx, 0, count, &read, *parts[0]);
+    for (auto& t : pool) t.join();
   }
-  table.flush();
-  ctx.summary.records_in = table.records();
-  MANAKA_RETURN_NOT_OK(ctx.open_output(table.groups()));
+  for (const auto& part : parts) {
+    MANAKA_RETURN_NOT_OK(part->status);  // the reader's errors reach every part alike: part 0's first
+    ctx.fingerprint += part->fingerprint;
+    ctx.summary.records_in += part->table.records();
+  }
+  MappedVector<uint64_t> order = merge_groups(parts);
+  for (auto& part : parts) MappedVector<uint32_t>().swap(part->global);
+  MANAKA_RETURN_NOT_OK(ctx.open_output(order.size()));
 
-  MappedVector<uint32_t> order(table.groups());
-  std::iota(order.begin(), order.end(), 0u);
+  // The permutation of the groups' indices, applied to the groups themselves
+  // (Fisher-Yates swaps the same places whatever the elements are).
   auto rng = Xoshiro256ss::for_spool(ctx.options.seed, Xoshiro256ss::Stream::InMemory, 0);
-  rng.shuffle(std::span<uint32_t>(order));
+  rng.shuffle(std::span<uint64_t>(order));
 
   // Every row's shard is known now: shard k is order[k * rows_per_shard, ...),
   // emitted and encoded on its own thread.
@@ -56,11 +142,15 @@ Status pack_in_memory(PackContext& ctx) {
   write.set_enabled(ctx.options.progress);
   return ctx.write_shards(&write, [&](shard::ShardSink& sink, PackSummary& tally) {
     FoldTable::EmitScratch scratch;
-    const auto rows = std::span<const uint32_t>(order).subspan(sink.first_row(), sink.rows());
-    return table.emit_in_order(rows, ctx.rule, scratch, [&](const shard::Row& row) {
-      PackContext::count(row, tally);
-      return sink.append(row);
-    });
+    const auto rows = std::span<const uint64_t>(order).subspan(sink.first_row(), sink.rows());
+    auto at = [&](size_t k) {
+      return FoldTable::GroupRef{&parts[rows[k] >> 32]->table, static_cast<uint32_t>(rows[k])};
+    };
+    return FoldTable::emit_each(rows.size(), at, ctx.rule, scratch,
+                                [&](const shard::Row& row) {
+                                  PackContext::count(row, tally);
+                                  return sink.append(row);
+                                });
   });
 }
 

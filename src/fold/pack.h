@@ -11,10 +11,13 @@
 //      header and the converter's constants (fold/footer.h).
 //
 // Two ways to run steps 2-3, the same rows either way:
-//   in memory (buckets == 0)  every record in one FoldTable; the groups are
-//       permuted by Fisher-Yates with for_spool(seed, InMemory, 0) and emitted
-//       in that order. Memory follows the whole corpus.
-//   --buckets N  three passes over N + N spool files in a temporary directory
+//   in memory (buckets == 0)  every record in memory, split by board hash
+//       (bucket_of(hash, P)) into one FoldTable per thread, P = threads (at
+//       most 8), each folded on its own thread; the groups are numbered by
+//       their first record, as one table would number them, permuted by
+//       Fisher-Yates with for_spool(seed, InMemory, 0) and emitted in that
+//       order. Memory follows the whole corpus.
+//   --buckets N  three passes (fold/bucket_passes.h) over N + N spool files in a temporary directory
 //       (under spool_dir, or the output's directory): pass 1 partitions the
 //       records by board hash (fold/board_hash.h) into N streams; pass 2 folds
 //       each and scatters its rows to a second set of N spools, each row to
@@ -53,7 +56,7 @@ struct PackOptions {
   std::string spool_dir;                      // --buckets only; "" = the prefix's directory
   bool overwrite = false;                     // replace an existing set of this prefix
   bool progress = true;                       // progress lines on stderr
-  unsigned threads = 0;                       // shards encoded at once; 0 = the core count
+  unsigned threads = 0;                       // fold parts and shards encoded at once; 0 = the core count
 };
 
 struct PackSummary {

@@ -126,15 +126,19 @@ TEST(Pack, SameSeedSameBytes) {
   }
 }
 
-// Shards are encoded on several threads at once; the bytes may not depend
-// on how many. Shard sizes that are not a multiple of the row group, and
+// Shards are encoded, and the in-memory fold split by board hash, on several
+// threads at once; the bytes may not depend on how many. Shard sizes that are not a multiple of the row group, and
 // spools that straddle shards, are the cases a thread split could get wrong.
 TEST(Pack, ThreadCountDoesNotChangeTheBytes) {
   auto dir = testing::scratch_dir();
   for (bool teacher : {true, false}) {
-    const std::string s = (dir / "in.mpk").string();
+    // Two streams whose boards overlap (the same generator), so folded
+    // groups span streams and the fold's parts must number records across them.
+    const std::string s = (dir / "in.mpk").string(), s2 = (dir / "in2.mpk").string();
     testing::write_stream(s, teacher ? testing::teacher_header() : testing::selfplay_header(),
                           testing::synthetic_records(30000, teacher));
+    testing::write_stream(s2, teacher ? testing::teacher_header() : testing::selfplay_header(),
+                          testing::synthetic_records(4000, teacher));
     for (uint32_t buckets : {0u, 5u}) {
       std::vector<std::string> sets[2];
       PackSummary summaries[2];
@@ -146,7 +150,7 @@ TEST(Pack, ThreadCountDoesNotChangeTheBytes) {
         o.seed = 3;
         o.rows_per_shard = 7000;
         o.overwrite = true;
-        auto r = pack({s}, o);
+        auto r = pack({s, s2}, o);
         ASSERT_TRUE(r.ok()) << r.status().message();
         summaries[threads == 3] = *r;
         sets[threads == 3] = files_in(dir, name);
@@ -156,6 +160,7 @@ TEST(Pack, ThreadCountDoesNotChangeTheBytes) {
       EXPECT_EQ(summaries[0].rows_out, summaries[1].rows_out);
       EXPECT_EQ(summaries[0].folded_rows, summaries[1].folded_rows);
       EXPECT_EQ(summaries[0].folded_records, summaries[1].folded_records);
+      EXPECT_GT(summaries[0].folded_rows, 1000u);  // groups of several records, across the streams too
       for (size_t i = 0; i < sets[0].size(); ++i) {
         EXPECT_EQ(testing::slurp(sets[0][i]), testing::slurp(sets[1][i]))
             << sets[1][i] << (teacher ? " teacher" : " self-play") << ", buckets " << buckets;

@@ -1,0 +1,65 @@
+// The three passes of `pack --buckets N` (fold/pack.h), once: pack() runs
+// them one after another in a temporary directory (fold/bucketed.cpp), and
+// the distributed pack runs each as tasks on other machines
+// (fold/pack_parts.h). The same functions on the same spools give the same
+// bytes either way; only where the spools live, how many parts make up one
+// spool, and who removes them differ. Private to fold.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/progress.h"
+#include "core/status.h"
+#include "fold/converters.h"
+#include "fold/fold_table.h"
+#include "fold/spool.h"
+#include "stream/format.h"
+
+namespace manaka::fold {
+
+// Opens n spool files "<dir>/spool-<set>-NNNN.<ext>" (fold/spool.h) for
+// writing, each with its share of the spool buffer. The directory exists.
+Result<std::vector<SpoolWriter>> open_spool_set(const std::string& dir, char set, const char* ext, uint32_t n);
+Status close_spool_set(std::vector<SpoolWriter>& spools);
+// The first set's n spools ('a', "mpk"), each begun with `header`: MPK1
+// streams that pass 2 reads back.
+Result<std::vector<SpoolWriter>> open_first_set(const std::string& dir, const stream::Header& header, uint32_t n);
+
+// A pass's progress line (may be null) and the bytes and records it has done.
+struct PassProgress {
+  Progress* line = nullptr;
+  uint64_t bytes = 0, records = 0;
+};
+
+// Pass 1 (map): every record of `inputs`, in order, to first-set spool
+// parts[bucket_of(hash_board(board), parts.size())], each part already
+// holding the inputs' header. Returns the records read and their
+// fingerprint (record_fingerprint summed).
+struct MapTally {
+  uint64_t records = 0;
+  uint64_t fingerprint = 0;
+};
+Result<MapTally> map_records(const Inputs& inputs, std::vector<SpoolWriter>& parts, Progress* progress);
+
+// Pass 2 (fold) of first-set spool `bucket`: the records of `paths` (its
+// parts, in map order) folded in `table` (cleared afterwards), each row then
+// sent to out[below(N)] of for_spool(seed, Scatter, bucket), N = out.size();
+// rows[j] counts the rows sent to out[j]. remove_read: each path is removed
+// once read (a one-machine run's spool, no longer needed).
+Status fold_bucket(const PackContext& ctx, const std::vector<std::string>& paths, uint32_t bucket,
+                   bool remove_read, FoldTable& table, std::vector<SpoolWriter>& out, std::vector<uint64_t>& rows,
+                   PassProgress& progress);
+
+// Pass 3 (write): the set is the second-set spools, each permuted by
+// for_spool(seed, Permute, j), one after the other; spool j is parts[j]
+// back to back and holds spool_rows[j] rows. Each shard that ctx's writer
+// writes (ctx.open_output done) loads the spools it spans in turn, on its own
+// thread (a spool that spans two shards is loaded by both). remove_read: a
+// spool's files are removed by the last shard that loads them (and at once
+// for spools no shard reads).
+Status write_spools(PackContext& ctx, const std::vector<std::vector<std::string>>& parts,
+                    const std::vector<uint64_t>& spool_rows, bool remove_read, Progress* progress);
+
+}  // namespace manaka::fold
