@@ -253,7 +253,7 @@ def _play_ranges(pool: List[Any], todo: List[int], ranges: List[Tuple[int, int]]
         if queue and error is None:
             give(actor)
         if progress:
-            report("selfplay", "play", done, len(todo), start, positions, "positions")
+            report("selfplay", "", done, len(todo), start, positions, "positions", what="ranges")
     if error is not None:
         raise error
     return positions

@@ -102,13 +102,14 @@ def fault(index: int, fault_index: Optional[int], marker: Optional[str]) -> None
 
 
 def report(job: str, name: str, done: int, total: int, start: float, units: Optional[int] = None,
-           unit: str = "records") -> None:
-    """The driver's progress line on stderr: tasks done of total, with units
-    (records, rows, positions) their rate, elapsed and ETA."""
+           unit: str = "records", what: str = "tasks") -> None:
+    """The driver's progress line on stderr: the round's (name's) tasks done
+    of total, with units (records, rows, positions) their rate, elapsed and ETA."""
     took = time.monotonic() - start
     eta = took / max(done, 1) * (total - done)
     rate = f", {units:,} {unit}, {units / max(took, 1e-9):,.0f} {unit}/s" if units is not None else ""
-    print(f"manaka.ray {job}: {name} {done}/{total} tasks{rate}, {took:.1f} s, ETA {eta:.1f} s",
+    round_name = f"{name} " if name else ""
+    print(f"manaka.ray {job}: {round_name}{done}/{total} {what}{rate}, {took:.1f} s, ETA {eta:.1f} s",
           file=sys.stderr, flush=True)
 
 
