@@ -56,6 +56,12 @@ bool has_null(const parquet::Column& a, int64_t from, int64_t count) {
 }  // namespace
 
 Result<ShardBatch> ShardReader::read_row_group(int group, const ShardColumns& want) {
+  ShardBatch b;
+  MANAKA_RETURN_NOT_OK(read_row_group_into(group, want, b));
+  return b;
+}
+
+Status ShardReader::read_row_group_into(int group, const ShardColumns& want, ShardBatch& b) {
   const std::string& path = impl_->file->path();
   if (group < 0 || group >= num_row_groups()) {
     return Status::invalid(path + ": no row group " + std::to_string(group) + " (the file has " +
@@ -70,9 +76,18 @@ Result<ShardBatch> ShardReader::read_row_group(int group, const ShardColumns& wa
     fields.push_back(impl_->fields[c]);
     columns.push_back(c);
   }
-  ShardBatch b;
+  // Sizes 0, capacities kept: the copies below assign into them.
+  b.packed.clear();
+  b.ply.clear();
+  b.value_z.clear();
+  b.value_q.clear();
+  b.weight.clear();
+  b.cand_offsets.clear();
+  b.mv.clear();
+  b.prob.clear();
+  b.cp.clear();
   b.rows = row_group_rows(group);
-  if (columns.empty()) return b;
+  if (columns.empty()) return Status();
   MANAKA_ASSIGN_OR_RETURN(parquet::ColumnBatch read, impl_->file->read_row_group(group, fields));
   const std::string where = path + ": row group " + std::to_string(group);
 
@@ -126,7 +141,7 @@ Result<ShardBatch> ShardReader::read_row_group(int group, const ShardColumns& wa
     }
   }
   if (want.candidates && b.cand_offsets.empty()) b.cand_offsets.assign(1, 0);
-  return b;
+  return Status();
 }
 
 Row ShardBatch::row(int64_t i) const {
