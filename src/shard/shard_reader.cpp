@@ -138,9 +138,13 @@ Status ShardReader::Impl::read_direct(int group, const bool wanted[], ShardBatch
                            " levels, candidates.mv " + std::to_string(levels));
   };
   MANAKA_RETURN_NOT_OK(same_levels(column::kProb, "prob"));
+  // With no empty list every level holds a value, and its definition levels
+  // need not be decoded.
+  const bool every_level_a_candidate = m == levels;
   b.prob.resize(n);
-  MANAKA_ASSIGN_OR_RETURN(const int64_t probs, file->read_leaf(group, leaf(column::kCandidates, column::kProb),
-                                                               b.prob.data(), s.def.data(), nullptr));
+  MANAKA_ASSIGN_OR_RETURN(const int64_t probs,
+                          file->read_leaf(group, leaf(column::kCandidates, column::kProb), b.prob.data(),
+                                          every_level_a_candidate ? nullptr : s.def.data(), nullptr));
   if (probs != m) return Status::invalid(where + ": candidates.prob has nulls");
   b.prob.resize(static_cast<size_t>(m));
 
@@ -153,6 +157,10 @@ Status ShardReader::Impl::read_direct(int group, const bool wanted[], ShardBatch
     if (cps != m) return Status::invalid(where + ": candidates.cp holds " + std::to_string(cps) + " values for " +
                                          std::to_string(m) + " candidates");
     narrow(s.values.data(), m, b.cp);
+    return Status();
+  }
+  if (cps == 0 && every_level_a_candidate) {  // self-play rows: every cp null
+    b.cp.assign(static_cast<size_t>(m), kNullCp);
     return Status();
   }
   b.cp.resize(static_cast<size_t>(m));
