@@ -39,7 +39,8 @@ ShardBatch ShardBatchPool::take(const ShardColumns& want) {
 template <typename T>
 void ShardBatchPool::give(std::vector<T> ShardBatch::*column, std::vector<T>&& buffer) {
   if (buffer.capacity() == 0) return;
-  buffer.clear();
+  // Its size is kept: a reader resizing it to a like row group's then fills
+  // no zeros before overwriting.
   std::vector<T> dropped;  // freed outside the lock
   std::lock_guard lock(mu_);
   for (ShardBatch& spare : spares_) {

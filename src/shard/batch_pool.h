@@ -23,8 +23,8 @@ class ShardBatchPool {
   ShardBatchPool(const ShardBatchPool&) = delete;
   ShardBatchPool& operator=(const ShardBatchPool&) = delete;
 
-  // A batch whose `columns` have capacity from given-back buffers (sizes 0);
-  // the others are empty vectors.
+  // A batch whose `columns` are given-back buffers, their last values still
+  // in them (read_row_group_into overwrites them); the others are empty.
   ShardBatch take(const ShardColumns& columns);
   // One column's buffer back (`column` names which: &ShardBatch::mv).
   template <typename T>

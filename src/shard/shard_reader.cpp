@@ -246,7 +246,24 @@ Status ShardReader::read_row_group_into(int group, const ShardColumns& want, Sha
     fields.push_back(impl_->fields[c]);
     columns.push_back(c);
   }
-  // Sizes 0, capacities kept: the copies below assign into them.
+  // Columns not asked for are emptied. Those asked for are resized by the
+  // direct path (from their old size: a pooled vector fills no zeros where
+  // it is overwritten), and emptied for Arrow's path, whose copies assign.
+  if (!want.packed) b.packed.clear();
+  if (!want.ply) b.ply.clear();
+  if (!want.value_z) b.value_z.clear();
+  if (!want.value_q) b.value_q.clear();
+  if (!want.weight) b.weight.clear();
+  if (!want.candidates) {
+    b.cand_offsets.clear();
+    b.mv.clear();
+    b.prob.clear();
+    b.cp.clear();
+  }
+  b.rows = row_group_rows(group);
+  if (columns.empty()) return Status();
+  const std::string where = path + ": row group " + std::to_string(group);
+  if (impl_->direct) return impl_->read_direct(group, wanted, b, where);
   b.packed.clear();
   b.ply.clear();
   b.value_z.clear();
@@ -256,10 +273,6 @@ Status ShardReader::read_row_group_into(int group, const ShardColumns& want, Sha
   b.mv.clear();
   b.prob.clear();
   b.cp.clear();
-  b.rows = row_group_rows(group);
-  if (columns.empty()) return Status();
-  const std::string where = path + ": row group " + std::to_string(group);
-  if (impl_->direct) return impl_->read_direct(group, wanted, b, where);
   MANAKA_ASSIGN_OR_RETURN(parquet::ColumnBatch read, impl_->file->read_row_group(group, fields));
 
   for (int c : columns) {

@@ -68,8 +68,9 @@ class ShardReader {
   // Safe to call from several threads on one reader: the parquet decode of
   // one file runs one call at a time (reading different files is parallel).
   Result<ShardBatch> read_row_group(int group, const ShardColumns& columns = {});
-  // The same into `out`, whose vectors keep their capacity (a pooled batch's:
-  // shard/batch_pool.h); columns not asked for are left empty.
+  // The same into `out`, whose vectors' memory is reused (a pooled batch's:
+  // shard/batch_pool.h, stale values and all); columns not asked for are
+  // left empty.
   Status read_row_group_into(int group, const ShardColumns& columns, ShardBatch& out);
 
  private:

@@ -16,7 +16,6 @@ TEST(ShardBatchPool, AGivenBackBufferIsTakenAgainWithItsCapacity) {
   pool.give(&ShardBatch::mv, std::move(mv));
   ShardBatch b = pool.take(ShardColumns{});
   EXPECT_EQ(b.mv.data(), at);
-  EXPECT_TRUE(b.mv.empty());  // its values are not the batch's
   EXPECT_GE(b.mv.capacity(), 1000u);
   EXPECT_EQ(b.prob.capacity(), 0u);  // nothing of that column was given
   EXPECT_EQ(pool.take(ShardColumns{}).mv.capacity(), 0u);  // taken once only
