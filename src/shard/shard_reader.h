@@ -9,6 +9,10 @@
 //     ... batch.packed (rows x 96), batch.cand_offsets, batch.prob ...
 //   }
 //
+// A file laid out as pack writes it (required columns, a required list of
+// candidates) is decoded leaf by leaf by parquet's column reader straight
+// into the batch's vectors; any other layout goes through Arrow's reader.
+//
 // A file whose columns do not have the shard types is refused at open(),
 // naming the column (shard/schema.h, check_schema); nullability is not
 // checked, so shards written by other tools read too.
