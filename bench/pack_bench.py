@@ -32,6 +32,7 @@ count's threads, and on one) beside pyarrow's ParquetFile.iter_batches of the
 same shards (8192-row batches, its default threads), rows per wall second
 and per CPU second of the process (the rate per core), the best of three
 passes of each, taken in turn (a first pass is a cold one).
+MANAKA_BENCH_READ_ONLY=1 runs only this part, over the shards of an earlier run.
 """
 
 import os
@@ -52,6 +53,8 @@ from manaka import shards, stream
 RECORDS = int(os.environ.get("MANAKA_BENCH_RECORDS", 2_000_000))
 OUT = Path(os.environ.get("MANAKA_BENCH_DIR", "build/bench"))
 MANAKA = str(Path(sys.executable).with_name("manaka"))
+# Only the reading part, over the shards a whole run left in MANAKA_BENCH_DIR/mem.
+READ_ONLY = os.environ.get("MANAKA_BENCH_READ_ONLY", "") not in ("", "0")
 
 FOLD_SQL = """
 COPY (
@@ -143,8 +146,38 @@ def read_rates(batches) -> tuple[float, float, int]:
     return rows / (time.perf_counter() - t0), rows / (cpu() - c0), rows
 
 
+def read_section(shard_paths: list[Path], rows_ours: int) -> None:
+    """manaka's reader beside pyarrow's over the same shards."""
+    cores = os.cpu_count() or 1
+    # Best of three passes each, taken in turn: a reader's first pass in a process is
+    # its slowest (pyarrow's ran at a third to a half of its later passes' rate,
+    # its allocator's pages still to be faulted in), so one cold pass flatters
+    # whichever reader comes second.
+    passes: dict[str, list[tuple[float, float, int]]] = {"ours": [], "one": [], "theirs": []}
+    for _ in range(3):
+        passes["ours"].append(read_rates(shards.iter_batches(shard_paths, shuffle=False)))
+        passes["one"].append(read_rates(shards.iter_batches(shard_paths, shuffle=False, threads=1)))
+        passes["theirs"].append(read_rates(b for p in shard_paths for b in pq.ParquetFile(p).iter_batches(batch_size=8192)))
+    best = {k: (max(r[0] for r in v), max(r[1] for r in v), v[0][2]) for k, v in passes.items()}
+    ours, ours_one, theirs = best["ours"], best["one"], best["theirs"]
+    assert ours[2] == ours_one[2] == theirs[2] == rows_ours
+    print(f"read {rows_ours:,} rows of {len(shard_paths)} shards, every column (best of 3 passes each; "
+          f"load average {os.getloadavg()[0]:.2f} at the end)")
+    for label, (wall, per_cpu, _) in ((f"manaka iter_batches ({cores} threads)", ours),
+                                      ("manaka iter_batches (1 thread)", ours_one),
+                                      ("pyarrow iter_batches", theirs)):
+        print(f"  {label:<34} {wall / 1e6:6.2f} M rows/s, {per_cpu / 1e6:6.2f} M rows per CPU second")
+    print(f"  ratio                              {ours[0] / theirs[0]:6.2f}x wall, {ours[1] / theirs[1]:.2f}x per core")
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
+    if READ_ONLY:
+        shard_paths = sorted((OUT / "mem").glob("s-*.parquet"))
+        if not shard_paths:
+            raise SystemExit(f"MANAKA_BENCH_READ_ONLY: no shards in {OUT / 'mem'} (run the whole bench once)")
+        read_section(shard_paths, sum(pq.ParquetFile(p).metadata.num_rows for p in shard_paths))
+        return
     src = OUT / f"pack-selfplay-{RECORDS}.mpk"
     raw = OUT / f"pack-selfplay-{RECORDS}.raw.parquet"
     if not src.exists():
@@ -194,24 +227,7 @@ def main() -> None:
               f"{RECORDS / t_b1 / 1e6:.2f} M records/s, peak {rss_b1 / 2**20:5.0f} MiB ({rss_b1 / rss_mem:.3f})")
     print(f"  (peaks are each child's own, started from a launcher whose peak is {floor / 2**20:.0f} MiB)")
 
-    # Best of three passes each, taken in turn: a reader's first pass in a process is
-    # its slowest (pyarrow's ran at a third to a half of its later passes' rate,
-    # its allocator's pages still to be faulted in), so one cold pass flatters
-    # whichever reader comes second.
-    passes: dict[str, list[tuple[float, float, int]]] = {"ours": [], "one": [], "theirs": []}
-    for _ in range(3):
-        passes["ours"].append(read_rates(shards.iter_batches(shard_paths, shuffle=False)))
-        passes["one"].append(read_rates(shards.iter_batches(shard_paths, shuffle=False, threads=1)))
-        passes["theirs"].append(read_rates(b for p in shard_paths for b in pq.ParquetFile(p).iter_batches(batch_size=8192)))
-    best = {k: (max(r[0] for r in v), max(r[1] for r in v), v[0][2]) for k, v in passes.items()}
-    ours, ours_one, theirs = best["ours"], best["one"], best["theirs"]
-    assert ours[2] == ours_one[2] == theirs[2] == rows_ours
-    print(f"read {rows_ours:,} rows of {len(shard_paths)} shards, every column (best of 3 passes each)")
-    for label, (wall, per_cpu, _) in ((f"manaka iter_batches ({cores} threads)", ours),
-                                      ("manaka iter_batches (1 thread)", ours_one),
-                                      ("pyarrow iter_batches", theirs)):
-        print(f"  {label:<34} {wall / 1e6:6.2f} M rows/s, {per_cpu / 1e6:6.2f} M rows per CPU second")
-    print(f"  ratio                              {ours[0] / theirs[0]:6.2f}x wall, {ours[1] / theirs[1]:.2f}x per core")
+    read_section(shard_paths, rows_ours)
 
 
 if __name__ == "__main__":

@@ -117,7 +117,8 @@ def iter_batches(source: Source, *, epoch: int = 0, seed: int = 0, shuffle: bool
     Row groups are decoded ahead of the caller on ``threads`` threads
     (default: the core count), several of one shard at once, and handed out
     in order: the batches are the same for any thread count. Only the
-    ``columns`` asked for are decoded.
+    ``columns`` asked for are decoded. A batch's arrays, once freed, lend
+    their memory to later batches (a batch kept is never written into).
     """
     seed, epoch = _seed(seed), _at_least(epoch, "epoch", 0)
 
@@ -125,7 +126,13 @@ def iter_batches(source: Source, *, epoch: int = 0, seed: int = 0, shuffle: bool
         paths = list_shards(source, require_complete=require_complete)
         order = epoch_order(paths, seed, epoch) if shuffle else paths
         reader = _ShardStream.open(order, list(columns) if columns else None, threads)
-        while (batch := reader.next()) is not None:
+        while True:
+            batch = reader.next()
+            if batch is None:
+                return
             yield ShardBatch(**batch)
+            # Let go of the arrays before decoding on: once the caller drops
+            # the batch too, its buffers go back to the reader for later ones.
+            del batch
 
     return batches()

@@ -5,6 +5,7 @@
 #include <arrow/util/io_util.h>
 #include <parquet/arrow/reader.h>
 #include <parquet/arrow/schema.h>
+#include <parquet/column_reader.h>
 #include <parquet/file_reader.h>
 #include <parquet/metadata.h>
 #include <parquet/properties.h>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <mutex>
 
 #include "core/file.h"
@@ -176,6 +178,12 @@ struct ParquetFileReader::Impl {
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
   }
+
+  // read_leaf's body for parquet type DType; taken(first, count) sees each
+  // batch of values as it lands.
+  template <typename DType, typename Taken>
+  Result<int64_t> read_leaf(int group, int leaf, typename DType::c_type* values, int16_t* def, int16_t* rep,
+                            Taken taken);
 };
 
 ParquetFileReader::ParquetFileReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -275,6 +283,106 @@ Result<ColumnBatch> ParquetFileReader::read_all() {
   auto batch = (*table)->CombineChunksToBatch();
   if (!batch.ok()) return from_arrow(batch.status(), impl_->path);
   return plain_batch(*batch);
+}
+
+namespace {
+
+// Every level of one column chunk through parquet's column reader: `levels`
+// slots, values packed from `values`, taken(first, count) after each batch
+// (a batch never spans two pages). The values read, or -1 when the chunk
+// holds other than `levels` levels.
+template <typename DType, typename Taken>
+int64_t read_chunk(::parquet::ColumnReader& column, int64_t levels, typename DType::c_type* values, int16_t* def,
+                   int16_t* rep, Taken taken) {
+  auto& r = static_cast<::parquet::TypedColumnReader<DType>&>(column);
+  int64_t read_levels = 0, read_values = 0;
+  while (read_levels < levels && r.HasNext()) {
+    int64_t got_values = 0;
+    const int64_t got = r.ReadBatch(levels - read_levels, def ? def + read_levels : nullptr,
+                                    rep ? rep + read_levels : nullptr, values + read_values, &got_values);
+    if (got <= 0) break;
+    taken(read_values, got_values);
+    read_levels += got;
+    read_values += got_values;
+  }
+  if (read_levels != levels || r.HasNext()) return -1;
+  return read_values;
+}
+
+}  // namespace
+
+template <typename DType, typename Taken>
+Result<int64_t> ParquetFileReader::Impl::read_leaf(int group, int leaf, typename DType::c_type* values, int16_t* def,
+                                                   int16_t* rep, Taken taken) {
+  const auto where = [&] {
+    return path + ": row group " + std::to_string(group) + ", column " +
+           file->parquet_reader()->metadata()->schema()->Column(leaf)->path()->ToDotString();
+  };
+  try {
+    std::lock_guard<std::mutex> lock(read_mutex);
+    const int64_t levels = file->parquet_reader()->metadata()->RowGroup(group)->ColumnChunk(leaf)->num_values();
+    std::shared_ptr<::parquet::ColumnReader> column = file->parquet_reader()->RowGroup(group)->Column(leaf);
+    if (column->type() != DType::type_num) return Status::invalid(where() + ": not of the physical type asked for");
+    const int64_t got = read_chunk<DType>(*column, levels, values, def, rep, taken);
+    if (got < 0) return Status::invalid(where() + ": the pages hold other than the " + std::to_string(levels) +
+                                        " values the footer counts");
+    return got;
+  } catch (const std::exception& e) {
+    return library_error(where(), e.what(), 0, false);
+  }
+}
+
+const std::vector<int>& ParquetFileReader::leaves(int field) const { return impl_->leaves[size_t(field)]; }
+
+LeafInfo ParquetFileReader::leaf_info(int leaf) const {
+  const ::parquet::ColumnDescriptor& d = *impl_->file->parquet_reader()->metadata()->schema()->Column(leaf);
+  LeafInfo info;
+  info.max_def = d.max_definition_level();
+  info.max_rep = d.max_repetition_level();
+  switch (d.physical_type()) {
+    case ::parquet::Type::INT32: info.physical = Physical::Int32; break;
+    case ::parquet::Type::FLOAT: info.physical = Physical::Float; break;
+    case ::parquet::Type::FIXED_LEN_BYTE_ARRAY:
+      info.physical = Physical::FixedBytes;
+      info.width = d.type_length();
+      break;
+    default: info.physical = Physical::Other; break;
+  }
+  return info;
+}
+
+Result<int64_t> ParquetFileReader::leaf_level_count(int group, int leaf) const {
+  const int64_t levels = impl_->file->parquet_reader()->metadata()->RowGroup(group)->ColumnChunk(leaf)->num_values();
+  if (levels < 0 || levels > kMaxLeafLevels) {
+    return Status::invalid(impl_->path + ": row group " + std::to_string(group) + ": the footer counts " +
+                           std::to_string(levels) + " values in a column (at most " +
+                           std::to_string(kMaxLeafLevels) + " are read)");
+  }
+  return levels;
+}
+
+Result<int64_t> ParquetFileReader::read_leaf(int group, int leaf, int32_t* values, int16_t* def, int16_t* rep) {
+  return impl_->read_leaf<::parquet::Int32Type>(group, leaf, values, def, rep, [](int64_t, int64_t) {});
+}
+
+Result<int64_t> ParquetFileReader::read_leaf(int group, int leaf, float* values, int16_t* def, int16_t* rep) {
+  return impl_->read_leaf<::parquet::FloatType>(group, leaf, values, def, rep, [](int64_t, int64_t) {});
+}
+
+// FLBA values point into the decoded page, which the next page may reuse:
+// copied out `width` bytes each after every batch.
+Result<int64_t> ParquetFileReader::read_leaf_fixed(int group, int leaf, int32_t width, uint8_t* values) {
+  if (leaf_info(leaf).width != width) {
+    return Status::invalid(impl_->path + ": column " + std::to_string(leaf) + " is not " + std::to_string(width) +
+                           " bytes wide");
+  }
+  MANAKA_ASSIGN_OR_RETURN(const int64_t levels, leaf_level_count(group, leaf));
+  thread_local std::vector<::parquet::FixedLenByteArray> views;
+  views.resize(static_cast<size_t>(levels));
+  const auto copy = [&](int64_t first, int64_t count) {
+    for (int64_t i = first; i < first + count; ++i) std::memcpy(values + i * width, views[size_t(i)].ptr, size_t(width));
+  };
+  return impl_->read_leaf<::parquet::FLBAType>(group, leaf, views.data(), nullptr, nullptr, copy);
 }
 
 Result<ColumnBatch> read_parquet(const std::string& path) {

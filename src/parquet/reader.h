@@ -22,6 +22,17 @@ namespace manaka::parquet {
 
 using FooterPairs = std::vector<std::pair<std::string, std::string>>;
 
+// A parquet leaf (one column chunk per row group) as read_leaf takes it.
+enum class Physical : uint8_t { Int32, Float, FixedBytes, Other };
+struct LeafInfo {
+  Physical physical = Physical::Other;
+  int32_t width = 0;                 // FixedBytes: bytes per value
+  int16_t max_def = 0, max_rep = 0;  // most definition and repetition levels
+};
+// The most levels one read_leaf decodes (a footer's count past it is refused
+// before it sizes a buffer).
+inline constexpr int64_t kMaxLeafLevels = int64_t{1} << 31;
+
 struct ReadOptions {
   // Rows per batch of next_batch().
   int64_t batch_rows = 64 * 1024;
@@ -62,6 +73,27 @@ class ParquetFileReader {
   Result<bool> next_batch(std::span<const int> columns, ColumnBatch& out);
   // Every row of every column, as one batch.
   Result<ColumnBatch> read_all();
+
+  // The parquet leaves (column chunks, numbered as in the file's schema) of
+  // top-level column `field`, in schema order.
+  const std::vector<int>& leaves(int field) const;
+  // Leaf `leaf`'s physical type and most levels (0 and 0: a required
+  // top-level column; a value is present where its definition level is the most).
+  LeafInfo leaf_info(int leaf) const;
+  // The level count of leaf `leaf` in row group `group` (one per value,
+  // null and empty list), from the footer, at most kMaxLeafLevels.
+  Result<int64_t> leaf_level_count(int group, int leaf) const;
+
+  // Leaf `leaf` of row group `group` decoded by parquet's own column reader
+  // straight into the caller's buffers, no Arrow array between: the present
+  // values packed in `values` (room for leaf_level_count, fixed-size bytes
+  // `width` apart), and where not null, the definition and repetition levels
+  // (room for leaf_level_count each). Returns the values read. A leaf with
+  // definition levels needs `def` (it says which slots hold a value).
+  // Thread safety as read_row_group.
+  Result<int64_t> read_leaf(int group, int leaf, int32_t* values, int16_t* def, int16_t* rep);
+  Result<int64_t> read_leaf(int group, int leaf, float* values, int16_t* def, int16_t* rep);
+  Result<int64_t> read_leaf_fixed(int group, int leaf, int32_t width, uint8_t* values);
 
   struct Impl;
 

@@ -7,6 +7,8 @@
 #include <nanobind/stl/vector.h>
 
 #include <cfloat>
+#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "shard/overlap.h"
 #include "shard/shard_reader.h"
 #include "shard/shard_set.h"
+#include "shard/batch_pool.h"
 #include "shard/shard_stream.h"
 
 namespace nb = nanobind;
@@ -29,19 +32,46 @@ using namespace nb::literals;
 namespace manaka::python {
 namespace {
 
-nb::dict batch_to_dict(shard::ShardBatch&& b, const shard::ShardColumns& cols) {
+// A numpy array over v's elements whose owner, when numpy frees it, gives
+// the buffer back to `pool` (none: frees it) for a later batch to reuse.
+template <typename T>
+NumpyArray<T> pooled_numpy(std::vector<T>&& v, std::vector<T> shard::ShardBatch::*column,
+                           const std::shared_ptr<shard::ShardBatchPool>& pool,
+                           std::initializer_list<size_t> shape = {}) {
+  struct Owner {
+    std::vector<T> buffer;
+    std::vector<T> shard::ShardBatch::*column;
+    std::shared_ptr<shard::ShardBatchPool> pool;
+  };
+  auto* owned = new Owner{std::move(v), column, pool};
+  nb::capsule owner(owned, [](void* p) noexcept {
+    auto* o = static_cast<Owner*>(p);
+    try {
+      if (o->pool) o->pool->give(o->column, std::move(o->buffer));
+    } catch (...) {  // no room to keep it: the buffer is freed below
+    }
+    delete o;
+  });
+  std::vector<size_t> dims(shape);
+  if (dims.empty()) dims.push_back(owned->buffer.size());
+  return NumpyArray<T>(owned->buffer.data(), dims.size(), dims.data(), owner);
+}
+
+nb::dict batch_to_dict(shard::ShardBatch&& b, const shard::ShardColumns& cols,
+                       const std::shared_ptr<shard::ShardBatchPool>& pool = nullptr) {
+  using B = shard::ShardBatch;
   nb::dict d;
   const size_t n = static_cast<size_t>(b.rows);
-  if (cols.packed) d["packed"] = to_numpy(std::move(b.packed), {n, size_t{96}});
-  if (cols.ply) d["ply"] = to_numpy(std::move(b.ply));
-  if (cols.value_z) d["value_z"] = to_numpy(std::move(b.value_z));
-  if (cols.value_q) d["value_q"] = to_numpy(std::move(b.value_q));
-  if (cols.weight) d["weight"] = to_numpy(std::move(b.weight));
+  if (cols.packed) d["packed"] = pooled_numpy(std::move(b.packed), &B::packed, pool, {n, size_t{96}});
+  if (cols.ply) d["ply"] = pooled_numpy(std::move(b.ply), &B::ply, pool);
+  if (cols.value_z) d["value_z"] = pooled_numpy(std::move(b.value_z), &B::value_z, pool);
+  if (cols.value_q) d["value_q"] = pooled_numpy(std::move(b.value_q), &B::value_q, pool);
+  if (cols.weight) d["weight"] = pooled_numpy(std::move(b.weight), &B::weight, pool);
   if (cols.candidates) {
-    d["cand_offsets"] = to_numpy(std::move(b.cand_offsets));
-    d["mv"] = to_numpy(std::move(b.mv));
-    d["prob"] = to_numpy(std::move(b.prob));
-    d["cp"] = to_numpy(std::move(b.cp));
+    d["cand_offsets"] = pooled_numpy(std::move(b.cand_offsets), &B::cand_offsets, pool);
+    d["mv"] = pooled_numpy(std::move(b.mv), &B::mv, pool);
+    d["prob"] = pooled_numpy(std::move(b.prob), &B::prob, pool);
+    d["cp"] = pooled_numpy(std::move(b.cp), &B::cp, pool);
   }
   return d;
 }
@@ -124,7 +154,7 @@ void bind_shards(nb::module_ m) {
                more = unwrap(s.next(batch));
              }
              if (!more) return std::nullopt;
-             return batch_to_dict(std::move(batch), s.columns());
+             return batch_to_dict(std::move(batch), s.columns(), s.pool());
            }, "The next row group's columns as a dict of numpy arrays, or None after the last.");
 
   m.def("pack", [](const std::vector<std::string>& streams, const std::string& prefix, nb::handle temperature,

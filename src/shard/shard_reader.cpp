@@ -11,7 +11,176 @@ struct ShardReader::Impl {
   std::unique_ptr<parquet::ParquetFileReader> file;
   FooterPairs footer;
   int fields[column::kCount];  // each shard column's index in the file's fields
+  bool direct = false;         // laid out as manaka writes shards (direct_layout)
+
+  Status read_direct(int group, const bool wanted[], ShardBatch& b, const std::string& where);
 };
+
+namespace {
+
+// Whether the file's leaves are laid out as manaka writes them: top-level
+// columns required (no levels), candidates a required list of a required
+// struct of required mv and prob and a cp that may be null. Such a file
+// decodes straight into the batch (read_direct); any other layout (a
+// nullable column from another tool) takes Arrow's reader.
+bool direct_layout(const parquet::ParquetFileReader& f, const int fields[]) {
+  using parquet::Physical;
+  const auto plain = [&](int c, Physical physical) {
+    const std::vector<int>& leaves = f.leaves(fields[c]);
+    if (leaves.size() != 1) return false;
+    const parquet::LeafInfo info = f.leaf_info(leaves[0]);
+    return info.physical == physical && info.max_def == 0 && info.max_rep == 0;
+  };
+  if (!plain(column::kPacked, Physical::FixedBytes) || !plain(column::kPly, Physical::Int32) ||
+      !plain(column::kValueZ, Physical::Float) || !plain(column::kValueQ, Physical::Float) ||
+      !plain(column::kWeight, Physical::Int32))
+    return false;
+  if (f.leaf_info(f.leaves(fields[column::kPacked])[0]).width != static_cast<int32_t>(kPackedLen)) return false;
+  const std::vector<int>& cands = f.leaves(fields[column::kCandidates]);
+  if (cands.size() != 3) return false;
+  const parquet::LeafInfo mv = f.leaf_info(cands[column::kMv]), prob = f.leaf_info(cands[column::kProb]),
+                          cp = f.leaf_info(cands[column::kCp]);
+  return mv.physical == Physical::Int32 && mv.max_def == 1 && mv.max_rep == 1 &&
+         prob.physical == Physical::Float && prob.max_def == 1 && prob.max_rep == 1 &&
+         cp.physical == Physical::Int32 && (cp.max_def == 1 || cp.max_def == 2) && cp.max_rep == 1;
+}
+
+// Per decoding thread: int32 values and levels before they are narrowed or
+// turned into offsets (capacity kept from row group to row group).
+struct Scratch {
+  std::vector<int32_t> values;
+  std::vector<int16_t> def, rep;
+};
+thread_local Scratch scratch;  // reached once per call: each TLS access from this library is a call
+
+// Narrowed from parquet's int32 (assign converts each: no zero-fill first).
+template <typename T>
+void narrow(const int32_t* from, int64_t count, std::vector<T>& out) {
+  out.assign(from, from + count);
+}
+
+}  // namespace
+
+// One row group of a direct_layout file: each leaf decoded by parquet's
+// column reader into the batch's vectors (or the scratch, then narrowed);
+// the candidates' offsets from mv's repetition levels.
+Status ShardReader::Impl::read_direct(int group, const bool wanted[], ShardBatch& b, const std::string& where) {
+  const int64_t rows = b.rows;
+  Scratch& s = scratch;
+  const auto leaf = [&](int c, size_t k = 0) { return file->leaves(fields[c])[k]; };
+  const auto expect_rows = [&](int64_t got, const char* name) {
+    return got == rows ? Status()
+                       : Status::invalid(where + ": column " + name + " holds " + std::to_string(got) +
+                                         " values in a row group of " + std::to_string(rows) + " rows");
+  };
+  if (wanted[column::kPacked]) {
+    b.packed.resize(static_cast<size_t>(rows) * kPackedLen);
+    MANAKA_ASSIGN_OR_RETURN(int64_t got, file->read_leaf_fixed(group, leaf(column::kPacked), kPackedLen, b.packed.data()));
+    MANAKA_RETURN_NOT_OK(expect_rows(got, "packed"));
+  }
+  if (wanted[column::kPly]) {
+    s.values.resize(static_cast<size_t>(rows));
+    MANAKA_ASSIGN_OR_RETURN(int64_t got, file->read_leaf(group, leaf(column::kPly), s.values.data(), nullptr, nullptr));
+    MANAKA_RETURN_NOT_OK(expect_rows(got, "ply"));
+    narrow(s.values.data(), rows, b.ply);
+  }
+  const auto floats = [&](int c, std::vector<float>& out, const char* name) -> Status {
+    out.resize(static_cast<size_t>(rows));
+    MANAKA_ASSIGN_OR_RETURN(int64_t got, file->read_leaf(group, leaf(c), out.data(), nullptr, nullptr));
+    return expect_rows(got, name);
+  };
+  if (wanted[column::kValueZ]) MANAKA_RETURN_NOT_OK(floats(column::kValueZ, b.value_z, "value_z"));
+  if (wanted[column::kValueQ]) MANAKA_RETURN_NOT_OK(floats(column::kValueQ, b.value_q, "value_q"));
+  if (wanted[column::kWeight]) {
+    b.weight.resize(static_cast<size_t>(rows));  // u32 read as parquet's int32, the same bits
+    MANAKA_ASSIGN_OR_RETURN(int64_t got, file->read_leaf(group, leaf(column::kWeight),
+                                                         reinterpret_cast<int32_t*>(b.weight.data()), nullptr, nullptr));
+    MANAKA_RETURN_NOT_OK(expect_rows(got, "weight"));
+  }
+  if (!wanted[column::kCandidates]) return Status();
+
+  // mv: its levels give the rows' lengths (repetition 0 starts a row,
+  // definition 0 is an empty list, 1 a candidate).
+  const int mv_leaf = leaf(column::kCandidates, column::kMv);
+  MANAKA_ASSIGN_OR_RETURN(const int64_t levels, file->leaf_level_count(group, mv_leaf));
+  const auto n = static_cast<size_t>(levels);
+  s.values.resize(n);
+  s.def.resize(n);
+  s.rep.resize(n);
+  MANAKA_ASSIGN_OR_RETURN(const int64_t m, file->read_leaf(group, mv_leaf, s.values.data(), s.def.data(),
+                                                           s.rep.data()));
+  b.cand_offsets.resize(static_cast<size_t>(rows) + 1);
+  int64_t row = -1, count = 0;
+  {
+    const int16_t *rep = s.rep.data(), *def = s.def.data();
+    int64_t* offsets = b.cand_offsets.data();
+    for (size_t i = 0; i < n; ++i) {
+      if (rep[i] == 0) {
+        if (++row >= rows) break;
+        offsets[row] = count;
+      }
+      count += def[i];  // 1: a candidate, 0: the empty list
+    }
+  }
+  if (row + 1 != rows || count != m || (n > 0 && s.rep[0] != 0)) {
+    return Status::invalid(where + ": column candidates holds lists of " + std::to_string(row + 1) + " rows (" +
+                           std::to_string(m) + " candidates) in a row group of " + std::to_string(rows) + " rows");
+  }
+  b.cand_offsets[rows] = m;
+  narrow(s.values.data(), m, b.mv);
+
+  // prob and cp share mv's lists (the struct's fields are required): the
+  // same level count and, for prob, one value per candidate.
+  const auto same_levels = [&](int k, const char* name) -> Status {
+    MANAKA_ASSIGN_OR_RETURN(int64_t got, file->leaf_level_count(group, leaf(column::kCandidates, k)));
+    if (got == levels) return Status();
+    return Status::invalid(where + ": candidates." + name + " holds " + std::to_string(got) +
+                           " levels, candidates.mv " + std::to_string(levels));
+  };
+  MANAKA_RETURN_NOT_OK(same_levels(column::kProb, "prob"));
+  // With no empty list every level holds a value, and its definition levels
+  // need not be decoded.
+  const bool every_level_a_candidate = m == levels;
+  b.prob.resize(n);
+  MANAKA_ASSIGN_OR_RETURN(const int64_t probs,
+                          file->read_leaf(group, leaf(column::kCandidates, column::kProb), b.prob.data(),
+                                          every_level_a_candidate ? nullptr : s.def.data(), nullptr));
+  if (probs != m) return Status::invalid(where + ": candidates.prob has nulls");
+  b.prob.resize(static_cast<size_t>(m));
+
+  // cp: definition 2 a value, 1 a null cp (kNullCp), 0 the empty list; a
+  // required cp (most level 1) has no nulls.
+  const int cp_leaf = leaf(column::kCandidates, column::kCp);
+  MANAKA_RETURN_NOT_OK(same_levels(column::kCp, "cp"));
+  MANAKA_ASSIGN_OR_RETURN(const int64_t cps, file->read_leaf(group, cp_leaf, s.values.data(), s.def.data(), nullptr));
+  if (file->leaf_info(cp_leaf).max_def == 1) {
+    if (cps != m) return Status::invalid(where + ": candidates.cp holds " + std::to_string(cps) + " values for " +
+                                         std::to_string(m) + " candidates");
+    narrow(s.values.data(), m, b.cp);
+    return Status();
+  }
+  if (cps == 0 && every_level_a_candidate) {  // self-play rows: every cp null
+    b.cp.assign(static_cast<size_t>(m), kNullCp);
+    return Status();
+  }
+  b.cp.resize(static_cast<size_t>(m));
+  int64_t at = 0, value = 0;
+  {
+    const int16_t* def = s.def.data();
+    const int32_t* values = s.values.data();
+    int16_t* cp = b.cp.data();
+    for (size_t i = 0; i < n; ++i) {
+      const int16_t d = def[i];
+      if (d == 0) continue;
+      if (at == m) break;
+      cp[at++] = d == 2 ? static_cast<int16_t>(values[value++]) : kNullCp;
+    }
+  }
+  if (at != m || value != cps) {
+    return Status::invalid(where + ": candidates.cp holds other than one value or null per candidate");
+  }
+  return Status();
+}
 
 ShardReader::ShardReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ShardReader::ShardReader(ShardReader&&) noexcept = default;
@@ -23,6 +192,7 @@ Result<ShardReader> ShardReader::open(const std::string& path) {
   MANAKA_ASSIGN_OR_RETURN(impl->file, parquet::ParquetFileReader::open(path));
   MANAKA_RETURN_NOT_OK(check_schema(impl->file->fields(), path));
   for (int c = 0; c < column::kCount; ++c) impl->fields[c] = impl->file->field_index(shard_fields()[c].name);
+  impl->direct = direct_layout(*impl->file, impl->fields);
   for (const auto& [key, value] : impl->file->footer()) {
     if (key != "ARROW:schema") impl->footer.emplace_back(key, value);
   }
@@ -56,6 +226,12 @@ bool has_null(const parquet::Column& a, int64_t from, int64_t count) {
 }  // namespace
 
 Result<ShardBatch> ShardReader::read_row_group(int group, const ShardColumns& want) {
+  ShardBatch b;
+  MANAKA_RETURN_NOT_OK(read_row_group_into(group, want, b));
+  return b;
+}
+
+Status ShardReader::read_row_group_into(int group, const ShardColumns& want, ShardBatch& b) {
   const std::string& path = impl_->file->path();
   if (group < 0 || group >= num_row_groups()) {
     return Status::invalid(path + ": no row group " + std::to_string(group) + " (the file has " +
@@ -70,11 +246,34 @@ Result<ShardBatch> ShardReader::read_row_group(int group, const ShardColumns& wa
     fields.push_back(impl_->fields[c]);
     columns.push_back(c);
   }
-  ShardBatch b;
+  // Columns not asked for are emptied. Those asked for are resized by the
+  // direct path (from their old size: a pooled vector fills no zeros where
+  // it is overwritten), and emptied for Arrow's path, whose copies assign.
+  if (!want.packed) b.packed.clear();
+  if (!want.ply) b.ply.clear();
+  if (!want.value_z) b.value_z.clear();
+  if (!want.value_q) b.value_q.clear();
+  if (!want.weight) b.weight.clear();
+  if (!want.candidates) {
+    b.cand_offsets.clear();
+    b.mv.clear();
+    b.prob.clear();
+    b.cp.clear();
+  }
   b.rows = row_group_rows(group);
-  if (columns.empty()) return b;
-  MANAKA_ASSIGN_OR_RETURN(parquet::ColumnBatch read, impl_->file->read_row_group(group, fields));
+  if (columns.empty()) return Status();
   const std::string where = path + ": row group " + std::to_string(group);
+  if (impl_->direct) return impl_->read_direct(group, wanted, b, where);
+  b.packed.clear();
+  b.ply.clear();
+  b.value_z.clear();
+  b.value_q.clear();
+  b.weight.clear();
+  b.cand_offsets.clear();
+  b.mv.clear();
+  b.prob.clear();
+  b.cp.clear();
+  MANAKA_ASSIGN_OR_RETURN(parquet::ColumnBatch read, impl_->file->read_row_group(group, fields));
 
   for (int c : columns) {
     const std::string& name = shard_fields()[c].name;
@@ -126,7 +325,7 @@ Result<ShardBatch> ShardReader::read_row_group(int group, const ShardColumns& wa
     }
   }
   if (want.candidates && b.cand_offsets.empty()) b.cand_offsets.assign(1, 0);
-  return b;
+  return Status();
 }
 
 Row ShardBatch::row(int64_t i) const {

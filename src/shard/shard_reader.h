@@ -9,6 +9,10 @@
 //     ... batch.packed (rows x 96), batch.cand_offsets, batch.prob ...
 //   }
 //
+// A file laid out as pack writes it (required columns, a required list of
+// candidates) is decoded leaf by leaf by parquet's column reader straight
+// into the batch's vectors; any other layout goes through Arrow's reader.
+//
 // A file whose columns do not have the shard types is refused at open(),
 // naming the column (shard/schema.h, check_schema); nullability is not
 // checked, so shards written by other tools read too.
@@ -68,6 +72,10 @@ class ShardReader {
   // Safe to call from several threads on one reader: the parquet decode of
   // one file runs one call at a time (reading different files is parallel).
   Result<ShardBatch> read_row_group(int group, const ShardColumns& columns = {});
+  // The same into `out`, whose vectors' memory is reused (a pooled batch's:
+  // shard/batch_pool.h, stale values and all); columns not asked for are
+  // left empty.
+  Status read_row_group_into(int group, const ShardColumns& columns, ShardBatch& out);
 
  private:
   struct Impl;

@@ -8,6 +8,9 @@ ShardStream::ShardStream(std::vector<std::string> paths, const ShardStreamOption
     : paths_(std::move(paths)), columns_(options.columns) {
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   depth_ = options.depth ? options.depth : 2 * threads;
+  // Enough for every batch in flight (decoded ahead, in decode) and two the
+  // caller holds; more given back are freed.
+  pool_ = std::make_shared<ShardBatchPool>(depth_ + threads + 2);
   for (unsigned t = 0; t < threads; ++t) workers_.emplace_back([this] { work(); });
 }
 
@@ -79,7 +82,16 @@ void ShardStream::work() {
         batch = std::move(opened).take_status();
       }
     }
-    if (reader && open_file == task.file) batch = reader->read_row_group(task.group, columns_);
+    if (reader && open_file == task.file) {
+      ShardBatch b = pool_->take(columns_);
+      Status read = reader->read_row_group_into(task.group, columns_, b);
+      if (read.ok()) {
+        batch = std::move(b);
+      } else {
+        pool_->give(std::move(b));
+        batch = std::move(read);
+      }
+    }
     lock.lock();
     ready_.emplace(task.seq, std::move(batch));
     cv_.notify_all();

@@ -9,6 +9,9 @@
 // next() hands out (the prefetch, and the memory bound: depth + threads
 // batches), and next() hands them out in order, so what the caller sees does
 // not depend on the thread count. Only the columns asked for are decoded.
+// Batches decode into buffers from the stream's pool (shard/batch_pool.h):
+// a caller done with a batch gives it back there (the Python binding's numpy
+// arrays do when they are freed), and later row groups reuse its pages.
 //
 //   MANAKA_ASSIGN_OR_RETURN(auto stream, ShardStream::open(paths, {}));
 //   ShardBatch batch;
@@ -29,6 +32,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "shard/batch_pool.h"
 #include "shard/shard_reader.h"
 
 namespace manaka::shard {
@@ -54,6 +58,9 @@ class ShardStream {
   Result<bool> next(ShardBatch& out);
   unsigned threads() const { return static_cast<unsigned>(workers_.size()); }
   const ShardColumns& columns() const { return columns_; }
+  // Where batches' buffers come from and go back to; outlives the stream
+  // while anyone holds it.
+  const std::shared_ptr<ShardBatchPool>& pool() const { return pool_; }
 
  private:
   struct Task {
@@ -68,6 +75,7 @@ class ShardStream {
   std::vector<std::string> paths_;
   ShardColumns columns_;
   unsigned depth_ = 1;
+  std::shared_ptr<ShardBatchPool> pool_;
 
   std::mutex mu_;
   std::condition_variable cv_;

@@ -171,3 +171,37 @@ def test_pack_and_inspect_commands(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode != 0
     assert "policy_source" in run.stderr and "sp.mpk" in run.stderr and "t.mpk" in run.stderr
+
+
+def test_batches_freed_as_read_lend_their_buffers_and_kept_ones_stay_intact(tmp_path):
+    src = selfplay_stream(tmp_path / "sp.mpk", games=80)
+    shards.pack([str(src)], str(tmp_path / "s"), seed=3)
+    table = pq.read_table(tmp_path / "s-00000.parquet")
+    path = tmp_path / "groups.parquet"  # many row groups: many batches through the pool
+    pq.write_table(table, path, row_group_size=64)
+    groups = pq.ParquetFile(path).num_row_groups
+    assert groups > 15
+    packed = [bytes(p) for p in table.column("packed").to_pylist()]
+    cands = table.column("candidates").to_pylist()
+
+    def check(i, b):
+        rows = slice(64 * i, 64 * i + len(b))
+        assert b.packed.tobytes() == b"".join(packed[rows])
+        assert b.ply.tolist() == table.column("ply").to_pylist()[rows]
+        assert b.value_q.tolist() == pytest.approx(table.column("value_q").to_pylist()[rows])
+        assert [b.mv[b.cand_offsets[k]:b.cand_offsets[k + 1]].tolist() for k in range(len(b))] == \
+            [[c["mv"] for c in row] for row in cands[rows]]
+        assert b.cp.tolist() == [shards.NULL_CP if c["cp"] is None else c["cp"] for row in cands[rows] for c in row]
+
+    for threads in (1, 3):
+        kept, addresses = [], []
+        for i, b in enumerate(shards.iter_batches([path], shuffle=False, require_complete=False, threads=threads)):
+            check(i, b)
+            addresses.append(b.packed.ctypes.data)
+            if i % 3 == 0:
+                kept.append((i, b))  # never given back: later batches must not write into it
+        assert len(addresses) == groups
+        for i, b in kept:
+            check(i, b)
+        # The batches freed as read lent their buffers to later ones.
+        assert len(set(addresses)) < groups - len(kept)

@@ -260,3 +260,64 @@ TEST(ParquetFile, MissingFileNamesThePath) {
 
 }  // namespace
 }  // namespace manaka::parquet
+
+namespace manaka::parquet {
+namespace {
+
+// read_leaf: one leaf's values and levels, as parquet's definition and
+// repetition levels put what pyarrow wrote (a nullable list of nullable
+// int32: [1, 2], [], null, [3, null]).
+TEST(ParquetFile, ReadLeafGivesTheValuesAndLevelsPyarrowWrote) {
+  const fs::path path = scratch("leaves.parquet");
+  ASSERT_EQ(run_python(
+      "import pyarrow as pa, pyarrow.parquet as pq\n"
+      "schema = pa.schema([pa.field('l', pa.list_(pa.int32())), pa.field('f', pa.float32(), False),\n"
+      "                    pa.field('b', pa.binary(4), False)])\n"
+      "t = pa.table({'l': [[1, 2], [], None, [3, None]], 'f': [0.5, 1.5, 2.5, 3.5],\n"
+      "              'b': [b'abcd', b'efgh', b'ijkl', b'mnop']}, schema=schema)\n"
+      "pq.write_table(t, r'" + path.string() + "')\n"), 0);
+  auto r = ParquetFileReader::open(path.string());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ParquetFileReader& f = **r;
+  ASSERT_EQ(f.leaves(0), (std::vector<int>{0}));
+  ASSERT_EQ(f.leaves(2), (std::vector<int>{2}));
+  const LeafInfo list = f.leaf_info(0);
+  EXPECT_EQ(list.physical, Physical::Int32);
+  EXPECT_EQ(list.max_def, 3);  // list present, list not empty, item not null
+  EXPECT_EQ(list.max_rep, 1);
+  auto levels = f.leaf_level_count(0, 0);
+  ASSERT_TRUE(levels.ok());
+  ASSERT_EQ(*levels, 6);
+  std::vector<int32_t> values(6);
+  std::vector<int16_t> def(6), rep(6);
+  auto got = f.read_leaf(0, 0, values.data(), def.data(), rep.data());
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  ASSERT_EQ(*got, 3);
+  values.resize(3);
+  EXPECT_EQ(values, (std::vector<int32_t>{1, 2, 3}));
+  EXPECT_EQ(def, (std::vector<int16_t>{3, 3, 1, 0, 3, 2}));
+  EXPECT_EQ(rep, (std::vector<int16_t>{0, 1, 0, 0, 0, 1}));
+
+  std::vector<float> floats(4);
+  auto read_floats = f.read_leaf(0, 1, floats.data(), nullptr, nullptr);
+  ASSERT_TRUE(read_floats.ok());
+  EXPECT_EQ(floats, (std::vector<float>{0.5f, 1.5f, 2.5f, 3.5f}));
+  EXPECT_EQ(f.leaf_info(2).width, 4);
+  std::string bytes(16, ' ');
+  auto read_bytes = f.read_leaf_fixed(0, 2, 4, reinterpret_cast<uint8_t*>(bytes.data()));
+  ASSERT_TRUE(read_bytes.ok());
+  EXPECT_EQ(*read_bytes, 4);
+  EXPECT_EQ(bytes, "abcdefghijklmnop");
+
+  // Asked as another type or width: refused, naming the file and the column.
+  auto as_float = f.read_leaf(0, 0, floats.data(), def.data(), rep.data());
+  ASSERT_FALSE(as_float.ok());
+  EXPECT_NE(as_float.status().message().find(path.string() + ": row group 0, column l.list.element"), std::string::npos)
+      << as_float.status().message();
+  auto as_wider = f.read_leaf_fixed(0, 2, 8, reinterpret_cast<uint8_t*>(bytes.data()));
+  ASSERT_FALSE(as_wider.ok());
+  EXPECT_NE(as_wider.status().message().find("not 8 bytes wide"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace manaka::parquet

@@ -184,3 +184,64 @@ TEST(ShardIo, WriteShardsGivesTheBytesOfAppend) {
 
 }  // namespace
 }  // namespace manaka::shard
+
+namespace manaka::shard {
+namespace {
+
+// The direct decode (parquet's column reader into the batch): empty
+// candidate lists, null and non-null cp within one row, row groups of
+// several pages.
+TEST(ShardIo, EmptyListsAndMixedNullCpRoundTrip) {
+  auto dir = testing::scratch_dir();
+  auto w = ShardWriter::create(options(dir, 30000, 30000));
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  std::vector<Row> rows;
+  for (uint32_t i = 0; i < 30000; ++i) {
+    Row r = make_row(i, true);
+    if (i % 7 == 3) r.mv.clear(), r.prob.clear(), r.cp.clear();
+    for (size_t c = 0; c < r.cp.size(); ++c)
+      if ((i + c) % 3 == 0) r.cp[c] = kNullCp;
+    rows.push_back(r);
+    ASSERT_TRUE((*w)->append(rows.back()).ok());
+  }
+  ASSERT_TRUE((*w)->finish().ok());
+  EXPECT_EQ(testing::read_rows((*w)->shards()), rows);
+}
+
+TEST(ShardIo, ARequiredCpReads) {
+  // Every column required, cp too: the candidates' leaves have no null
+  // level. Pages of 4 kB: a row group of each column spans many.
+  auto dir = testing::scratch_dir();
+  const fs::path path = dir / "required.parquet";
+  ASSERT_EQ(testing::run_python(dir,
+      "import pyarrow as pa, pyarrow.parquet as pq\n"
+      "cand = pa.struct([pa.field('mv', pa.uint16(), False), pa.field('prob', pa.float32(), False),\n"
+      "                  pa.field('cp', pa.int16(), False)])\n"
+      "lists = pa.list_(pa.field('element', cand, False))\n"
+      "schema = pa.schema([pa.field('packed', pa.binary(96), False), pa.field('ply', pa.uint16(), False),\n"
+      "  pa.field('value_z', pa.float32(), False), pa.field('value_q', pa.float32(), False),\n"
+      "  pa.field('weight', pa.uint32(), False), pa.field('candidates', lists, False)])\n"
+      "n = 5000\n"
+      "t = pa.table({'packed': pa.array([bytes([i % 256] * 96) for i in range(n)], pa.binary(96)),\n"
+      "  'ply': pa.array([i % 900 for i in range(n)], pa.uint16()), 'value_z': pa.array([0.5] * n, pa.float32()),\n"
+      "  'value_q': pa.array([i / n for i in range(n)], pa.float32()),\n"
+      "  'weight': pa.array([i + 1 for i in range(n)], pa.uint32()),\n"
+      "  'candidates': pa.array([[{'mv': 100 + c, 'prob': 0.5, 'cp': c - i % 5} for c in range(i % 4)]\n"
+      "                         for i in range(n)], lists)}, schema=schema)\n"
+      "pq.write_table(t, r'" + path.string() + "', row_group_size=2000, data_page_size=4096)\n"), 0);
+  auto rows = testing::read_rows({path.string()});
+  ASSERT_EQ(rows.size(), 5000u);
+  for (uint32_t i = 0; i < 5000; ++i) {
+    ASSERT_EQ(rows[i].packed[0], i % 256);
+    ASSERT_EQ(rows[i].ply, i % 900);
+    ASSERT_EQ(rows[i].weight, i + 1);
+    ASSERT_EQ(rows[i].mv.size(), i % 4);
+    for (uint32_t c = 0; c < i % 4; ++c) {
+      ASSERT_EQ(rows[i].mv[c], 100 + c);
+      ASSERT_EQ(rows[i].cp[c], static_cast<int>(c) - static_cast<int>(i % 5));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace manaka::shard
