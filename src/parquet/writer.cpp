@@ -163,6 +163,8 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(const std::st
   if (!options.page_index) builder.disable_write_page_index();
   if (!options.size_statistics) builder.set_size_statistics_level(::parquet::SizeStatisticsLevel::None);
   if (options.write_batch_rows > 0) builder.write_batch_size(options.write_batch_rows);
+  if (options.data_page_v2) builder.data_page_version(::parquet::ParquetDataPageVersion::V2);
+  if (options.data_page_bytes > 0) builder.data_pagesize(options.data_page_bytes);
   builder.memory_pool(pool);
   auto props = builder.build();
   auto arrow_props = ::parquet::ArrowWriterProperties::Builder().store_schema()->build();

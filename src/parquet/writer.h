@@ -48,6 +48,11 @@ struct WriteOptions {
   bool page_index = true;
   bool size_statistics = true;
   int64_t write_batch_rows = 0;  // values handed to the column encoders at once; 0: the library's 1024
+  // Data pages of format V2 (levels stored uncompressed beside the
+  // compressed values) instead of the library's V1, and the size a data page
+  // is cut at (0: the library's 1 MiB).
+  bool data_page_v2 = false;
+  int64_t data_page_bytes = 0;
   EncoderMemory memory = EncoderMemory::Default;
 };
 

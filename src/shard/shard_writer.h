@@ -14,7 +14,8 @@
 // where a dictionary page costs time and saves nothing (measured on 2M
 // synthetic teacher rows: 7% smaller, 15% less encoding time); mv and prob
 // are BYTE_STREAM_SPLIT, min/max statistics are kept for ply, value_z and
-// weight only, and there is no page index (src/fold/README.md, "Writer
+// weight only, data pages are V2 and 8 MiB, and there is no page index
+// (src/fold/README.md, "Writer
 // settings", has the measurements). Encoders
 // allocate from Arrow's jemalloc pool when libarrow has one: the writer thread
 // allocates and frees a row group's pages at a time, and of the three pools
