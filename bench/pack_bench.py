@@ -22,7 +22,7 @@ level 1 (libarrow's zstd, the library parquet uses) and nothing else. Each
 row group's columns, as the values Arrow holds (96-byte boards, the u16/f32
 columns, list offsets, the candidates' mv/prob/cp), are compressed one
 buffer per call and only the calls are timed. That is about the bytes
-parquet hands zstd (its plain or dictionary-encoded pages; the sizes are
+parquet hands zstd (its plain and byte-stream-split pages; the sizes are
 printed side by side), so it is the time pack would take if folding,
 encoding and writing were free: records / that time is the limit per core,
 and times the core count the limit of the machine.

@@ -155,6 +155,16 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(const std::st
       ->compression_level(options.zstd_level)
       ->max_row_group_length(options.row_group_rows);
   for (const auto& column : options.no_dictionary) builder.disable_dictionary(column);
+  for (const auto& column : options.byte_stream_split) {
+    builder.disable_dictionary(column);
+    builder.encoding(column, ::parquet::Encoding::BYTE_STREAM_SPLIT);
+  }
+  for (const auto& column : options.no_statistics) builder.disable_statistics(column);
+  if (!options.page_index) builder.disable_write_page_index();
+  if (!options.size_statistics) builder.set_size_statistics_level(::parquet::SizeStatisticsLevel::None);
+  if (options.write_batch_rows > 0) builder.write_batch_size(options.write_batch_rows);
+  if (options.data_page_v2) builder.data_page_version(::parquet::ParquetDataPageVersion::V2);
+  if (options.data_page_bytes > 0) builder.data_pagesize(options.data_page_bytes);
   builder.memory_pool(pool);
   auto props = builder.build();
   auto arrow_props = ::parquet::ArrowWriterProperties::Builder().store_schema()->build();

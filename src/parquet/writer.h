@@ -35,6 +35,24 @@ struct WriteOptions {
   // a dictionary: columns of mostly distinct values, where building one costs
   // time and saves nothing. Every other column keeps the library default.
   std::vector<std::string> no_dictionary;
+  // Column paths written BYTE_STREAM_SPLIT (and without a dictionary): the
+  // value's bytes in separate streams, which zstd then compresses cheaply
+  // (the high bytes of a u16 stored as parquet's INT32 are one zero run).
+  std::vector<std::string> byte_stream_split;
+  // Column paths written without min/max statistics: columns no reader
+  // filters on, where computing them is work for nothing.
+  std::vector<std::string> no_statistics;
+  // The page index (column and offset indexes) and the level histograms of
+  // the size statistics; the library writes both by default. Off for files
+  // whose pages no reader skips by value.
+  bool page_index = true;
+  bool size_statistics = true;
+  int64_t write_batch_rows = 0;  // values handed to the column encoders at once; 0: the library's 1024
+  // Data pages of format V2 (levels stored uncompressed beside the
+  // compressed values) instead of the library's V1, and the size a data page
+  // is cut at (0: the library's 1 MiB).
+  bool data_page_v2 = false;
+  int64_t data_page_bytes = 0;
   EncoderMemory memory = EncoderMemory::Default;
 };
 

@@ -10,9 +10,12 @@
 // of its own under a final name, and the set that was there stays whole.
 //
 // Files are zstd level 1, with no dictionary on the columns whose values are
-// (nearly) all distinct (packed: unique per row once folded; value_q and prob:
-// floats), where a dictionary page costs time and saves nothing (measured on
-// 2M synthetic teacher rows: 7% smaller, 15% less encoding time). Encoders
+// (nearly) all distinct (packed: unique per row once folded; value_q: floats),
+// where a dictionary page costs time and saves nothing (measured on 2M
+// synthetic teacher rows: 7% smaller, 15% less encoding time); mv and prob
+// are BYTE_STREAM_SPLIT, min/max statistics are kept for ply, value_z and
+// weight only, data pages are V2 and 8 MiB, and there is no page index
+// (src/fold/README.md, "Writer settings", has the measurements). Encoders
 // allocate from Arrow's jemalloc pool when libarrow has one: the writer thread
 // allocates and frees a row group's pages at a time, and of the three pools
 // jemalloc gives that memory back best (2M teacher records, --buckets 16:
