@@ -13,8 +13,10 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <type_traits>
+#include <vector>
 
 namespace manaka {
 
@@ -66,5 +68,16 @@ class TaskThread {
   bool stopping_ = false;
   std::thread thread_;  // last: starts after the members it uses exist
 };
+
+// Runs work on the calling thread and on as many helpers as there are other
+// shares of it (shares - 1 at most), and returns once every copy has: work
+// takes its shares from a counter of its own, so a copy with none left returns.
+template <typename F>
+void run_shared(std::span<TaskThread> helpers, size_t shares, F& work) {
+  std::vector<std::future<void>> done;
+  for (size_t h = 0; h < helpers.size() && h + 1 < shares; ++h) done.push_back(helpers[h].submit(work));
+  work();
+  for (auto& d : done) d.get();
+}
 
 }  // namespace manaka

@@ -19,6 +19,13 @@ inline void raise_if_error(Status st) {
   if (!st.ok()) throw StatusError{std::move(st)};
 }
 
+// f() with the GIL released (a long native job; Python threads run meanwhile).
+template <typename F>
+auto without_gil(F&& f) {
+  nanobind::gil_scoped_release release;
+  return f();
+}
+
 template <typename T>
 T unwrap(Result<T>&& r) {
   if (!r.ok()) throw StatusError{std::move(r).take_status()};

@@ -266,12 +266,7 @@ void bind_stream(nb::module_ m) {
         o.strict = strict;
         o.overwrite = overwrite;
         o.progress = progress;
-        Result<stream::ImportSummary> s = Status::invalid("not run");
-        {
-          nb::gil_scoped_release release;
-          s = stream::import_stream(o);
-        }
-        return stream::import_summary_json(unwrap(std::move(s)));
+        return stream::import_summary_json(unwrap(without_gil([&] { return stream::import_stream(o); })));
       }, "from_"_a, "inputs"_a, "output"_a, "eval_coef"_a.none(), "mate_scale"_a.none(), "mate_slack"_a.none() = 0,
       "strict"_a = false, "overwrite"_a = false, "progress"_a = false, "threads"_a.none() = 0,
       "psv / hcpe / hcpe3 files -> one MPK1 stream; the summary as JSON text.");
@@ -289,12 +284,8 @@ void bind_stream(nb::module_ m) {
         o.strict = strict;
         o.overwrite = overwrite;
         o.progress = progress;
-        Result<stream::ExportSummary> s = Status::invalid("not run");
-        {
-          nb::gil_scoped_release release;
-          s = shard_export::export_records(o);
-        }
-        return stream::export_summary_json(unwrap(std::move(s)));
+        return stream::export_summary_json(
+            unwrap(without_gil([&] { return shard_export::export_records(o); })));
       }, "to"_a, "inputs"_a, "output"_a, "eval_coef"_a.none() = nb::none(),
       "result_threshold"_a.none() = stream::kDefaultResultThreshold, "strict"_a = false, "overwrite"_a = false,
       "progress"_a = false, "MPK1 streams and shard sets -> psv / hcpe; the summary as JSON text.");

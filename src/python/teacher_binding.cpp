@@ -64,12 +64,7 @@ std::string convert(const std::vector<std::string>& inputs, const std::string& o
   o.threads = static_cast<int>(int_arg(threads, "threads", 0, kMaxThreadsAsked));
   o.overwrite = overwrite;
   for (const auto& [field, column] : columns) raise_if_error(o.columns.set(field + "=" + column));
-  Result<teacher::ConvertSummary> s = Status::invalid("not run");
-  {
-    nb::gil_scoped_release release;
-    s = teacher::convert(o);
-  }
-  return teacher::summary_json(unwrap(std::move(s)));
+  return teacher::summary_json(unwrap(without_gil([&] { return teacher::convert(o); })));
 }
 
 std::string generate(const std::string& engine_path, const std::string& output, nb::handle games,
@@ -93,12 +88,7 @@ std::string generate(const std::string& engine_path, const std::string& output, 
   o.mate_scale = static_cast<int>(int_arg(mate_scale, "mate_scale", teacher::kMinMateScale, teacher::kMaxMateScale));
   o.progress = progress;
   o.overwrite = overwrite;
-  Result<teacher::GenerateSummary> s = Status::invalid("not run");
-  {
-    nb::gil_scoped_release release;
-    s = teacher::generate(o);
-  }
-  return teacher::summary_json(unwrap(std::move(s)));
+  return teacher::summary_json(unwrap(without_gil([&] { return teacher::generate(o); })));
 }
 
 nb::dict pv_line_dict(const engine::PvLine& line) {
@@ -126,12 +116,7 @@ void bind_teacher(nb::module_ m) {
         o.bin_cp = number_arg(bin_cp, "bin_cp", 0.0, 1e6, true, "a number of centipawns");
         o.calibration_cp = number_arg(calibration_cp, "calibration_cp", 0.0, 1e6, true, "a number of centipawns");
         for (const auto& [field, column] : columns) raise_if_error(o.columns.set(field + "=" + column));
-        Result<teacher::FitCoefSummary> s = Status::invalid("not run");
-        {
-          nb::gil_scoped_release release;
-          s = teacher::fit_coef(o);
-        }
-        return teacher::fit_json(unwrap(std::move(s)));
+        return teacher::fit_json(unwrap(without_gil([&] { return teacher::fit_coef(o); })));
       }, "inputs"_a, "mate_scale"_a.none() = 32000, "mate_slack"_a.none() = 0,
       "columns"_a = std::map<std::string, std::string>{}, "bin_cp"_a.none() = teacher::kDefaultBinCp,
       "calibration_cp"_a.none() = teacher::kDefaultCalibrationCp,

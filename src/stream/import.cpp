@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
-#include <future>
 #include <span>
 #include <thread>
 
@@ -166,10 +165,7 @@ void convert_chunk(SourceFormat from, Chunk& c, const ScoreTable& scores, std::s
   auto work = [&] {
     for (size_t u; (u = next.fetch_add(1)) < n;) convert_unit(from, c, u, scores, c.out[u]);
   };
-  std::vector<std::future<void>> done;
-  for (size_t h = 0; h < helpers.size() && h + 1 < n; ++h) done.push_back(helpers[h].submit(work));
-  work();
-  for (auto& d : done) d.get();
+  run_shared(helpers, n, work);
 }
 
 

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <future>
 #include <memory>
 #include <span>
 #include <string>
@@ -107,10 +106,7 @@ void convert_batch(Slot& slot, const Conventions& conv, std::span<TaskThread> he
         slot.why[r] = convert_row(row_at(slot.batch, r), conv, &slot.rows[r], &slot.detail[r], &chain);
     }
   };
-  std::vector<std::future<void>> done;
-  for (size_t h = 0; h < helpers.size() && (h + 1) * kRun < n; ++h) done.push_back(helpers[h].submit(work));
-  work();
-  for (auto& d : done) d.get();
+  run_shared(helpers, (n + kRun - 1) / kRun, work);
 }
 
 }  // namespace

@@ -59,6 +59,20 @@ GenerateOptions fake_run(const std::string& output, std::vector<std::string> arg
   return o;
 }
 
+// fairy-stockfish at depth 1 (multipv 3): short games, the same for a seed.
+GenerateOptions fairy_run(const std::string& output, int games, uint64_t seed, int opening_plies, int max_plies) {
+  GenerateOptions o;
+  o.engine.path = manaka::testing::kFairyStockfish;
+  o.engine.multipv = 3;
+  o.limit.depth = 1;
+  o.output = output;
+  o.games = games;
+  o.seed = seed;
+  o.opening_plies = opening_plies;
+  o.max_plies = max_plies;
+  return o;
+}
+
 TEST(Generate, FairyStockfishPlaysAFewPliesAndTheyConvert) {
   ASSERT_TRUE(manaka::testing::have_fairy_stockfish()) << "fairy-stockfish is not installed (make setup installs it)";
   Scratch dir;
@@ -209,15 +223,7 @@ TEST(Generate, AnEngineThatAlwaysCrashesStopsTheRunKeepingTheCompletedGames) {
 TEST(Generate, TheSameSeedPlaysTheSameGames) {
   Scratch dir;
   ASSERT_TRUE(manaka::testing::have_fairy_stockfish()) << "fairy-stockfish is not installed (make setup installs it)";
-  GenerateOptions o;
-  o.engine.path = manaka::testing::kFairyStockfish;
-  o.engine.multipv = 3;
-  o.limit.depth = 1;
-  o.games = 2;
-  o.opening_plies = 4;
-  o.max_plies = 14;
-  o.seed = 11;
-  o.output = dir.path("a.parquet");
+  GenerateOptions o = fairy_run(dir.path("a.parquet"), 2, 11, 4, 14);
   ASSERT_TRUE(generate(o).ok());
   o.output = dir.path("b.parquet");
   ASSERT_TRUE(generate(o).ok());
@@ -240,16 +246,8 @@ TEST(Generate, TheSameSeedPlaysTheSameGames) {
 TEST(Generate, RunsOverAPartitionOfTheGamesHoldTheRunsRows) {
   Scratch dir;
   ASSERT_TRUE(manaka::testing::have_fairy_stockfish()) << "fairy-stockfish is not installed (make setup installs it)";
-  GenerateOptions o;
-  o.engine.path = manaka::testing::kFairyStockfish;
-  o.engine.multipv = 3;
-  o.limit.depth = 1;
-  o.opening_plies = 4;
-  o.max_plies = 12;
-  o.seed = 5;
-  o.games = 5;
+  GenerateOptions o = fairy_run(dir.path("whole.parquet"), 5, 5, 4, 12);
   o.workers = 2;
-  o.output = dir.path("whole.parquet");
   auto whole = generate(o);
   ASSERT_TRUE(whole.ok()) << whole.status().message();
   o.workers = 1;
