@@ -147,6 +147,13 @@ Status OutputFile::close() {
   return Status();
 }
 
+Status write_file(const std::string& path, std::string_view bytes) {
+  MANAKA_ASSIGN_OR_RETURN(OutputFile out, OutputFile::create(path));
+  MANAKA_RETURN_NOT_OK(out.write_all(bytes.data(), bytes.size()));
+  MANAKA_RETURN_NOT_OK(out.sync());
+  return out.close();
+}
+
 // ---- AtomicFile ----
 
 Result<AtomicFile> AtomicFile::create(const std::string& final_path) {

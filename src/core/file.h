@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "core/status.h"
@@ -97,6 +98,10 @@ class AtomicFile {
   TemporaryRegistration registration_;
   bool pending_ = false;
 };
+
+// A small file written whole: created (or truncated), bytes, fsync, close.
+// For a file inside a directory that is committed as a whole (TempDir).
+Status write_file(const std::string& path, std::string_view bytes);
 
 // "path: <what>: <strerror(err)>", as Status::io.
 Status io_error(const std::string& path, const char* what, int err);

@@ -21,6 +21,7 @@
 // Truncation is ErrorKind::Truncated, every other refusal ErrorKind::Invalid.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -105,6 +106,10 @@ class GameReader {
 Result<std::vector<SazGame>> deserialize_chunk(std::span<const uint8_t> chunk);
 // Each game with its payload byte range in the chunk.
 Result<std::vector<IndexedSazGame>> deserialize_chunk_indexed(std::span<const uint8_t> chunk);
+
+// The 10-byte chunk header for a payload of that many bytes; refuses one over
+// 4 GiB - 1 (payload_len is u32).
+Result<std::array<uint8_t, kHeaderSize>> chunk_header(uint64_t payload);
 
 // Builds a chunk game by game: add() validates a game and appends its bytes
 // (nothing of a refused game is kept); finish() writes the header.

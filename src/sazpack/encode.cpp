@@ -1,4 +1,5 @@
 // ChunkWriter, serialize_chunk and validate_game (sazpack/codec.h).
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -137,16 +138,23 @@ Status ChunkWriter::add(const SazGame& game) {
   return Status();
 }
 
+Result<std::array<uint8_t, kHeaderSize>> chunk_header(uint64_t payload) {
+  if (payload > kMaxU32)
+    return Status::invalid("payload of " + std::to_string(payload) +
+                           " bytes does not fit payload_len (u32); write fewer games per chunk");
+  std::array<uint8_t, kHeaderSize> header{};
+  std::copy(kMagic.begin(), kMagic.end(), header.begin());
+  header[4] = kVersion;
+  header[5] = 0;
+  store_u32(header.data() + 6, uint32_t(payload));
+  return header;
+}
+
 Result<std::vector<uint8_t>> ChunkWriter::finish() {
-  const uint64_t payload = payload_size();
-  if (payload > kMaxU32) {
-    return Status::invalid("payload of " + std::to_string(payload) + " bytes (" + std::to_string(games_) +
-                           " games) does not fit payload_len (u32); write fewer games per chunk");
-  }
-  std::copy(kMagic.begin(), kMagic.end(), bytes_.begin());
-  bytes_[4] = kVersion;
-  bytes_[5] = 0;
-  store_u32(bytes_.data() + 6, uint32_t(payload));
+  auto header = chunk_header(payload_size());
+  if (!header.ok())
+    return std::move(header).take_status().with_context(std::to_string(games_) + " games: ");
+  std::copy(header->begin(), header->end(), bytes_.begin());
   std::vector<uint8_t> out = std::move(bytes_);
   bytes_.assign(kHeaderSize, 0);
   games_ = 0;

@@ -68,11 +68,7 @@ Result<nlohmann::ordered_json> write_chess_selfplay(const std::string& dir, cons
   }
   j["openings"] = openings;
   j["shards"] = shards;
-  const std::string text = json_text(j, 1) + "\n";
-  MANAKA_ASSIGN_OR_RETURN(auto out, OutputFile::create(tmp.path() + "/selfplay.json"));
-  MANAKA_RETURN_NOT_OK(out.write_all(text.data(), text.size()));
-  MANAKA_RETURN_NOT_OK(out.sync());
-  MANAKA_RETURN_NOT_OK(out.close());
+  MANAKA_RETURN_NOT_OK(write_file(tmp.path() + "/selfplay.json", json_text(j, 1) + "\n"));
   MANAKA_RETURN_NOT_OK(tmp.commit());
   return j;
 }

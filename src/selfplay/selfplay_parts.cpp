@@ -8,12 +8,12 @@
 #include <system_error>
 
 #include "chess_shard/chess_shard.h"
-#include "core/bytes.h"
 #include "core/file.h"
 #include "core/output.h"
 #include "core/temporary.h"
 #include "core/text.h"
 #include "sazpack/chunk_file.h"
+#include "sazpack/codec.h"
 #include "sazpack/format.h"
 #include "stream/format.h"
 #include "stream/header.h"
@@ -74,16 +74,10 @@ Status join_saz(const std::vector<std::string>& parts, const std::string& path) 
     payload += chunk.bytes().size() - sazpack::kHeaderSize;
     chunks.push_back(std::move(chunk));
   }
-  if (payload > UINT32_MAX)
-    return Status::invalid(path + ": the parts' payloads sum to " + std::to_string(payload) +
-                           " bytes, over payload_len's u32; join fewer games per file");
-  std::array<uint8_t, sazpack::kHeaderSize> header{};
-  std::copy(sazpack::kMagic.begin(), sazpack::kMagic.end(), header.begin());
-  header[4] = sazpack::kVersion;
-  header[5] = 0;
-  store_u32(header.data() + 6, uint32_t(payload));
+  auto header = sazpack::chunk_header(payload);
+  if (!header.ok()) return std::move(header).take_status().with_context(path + ": the parts joined: ");
   MANAKA_ASSIGN_OR_RETURN(auto out, OutputFile::create(path));
-  MANAKA_RETURN_NOT_OK(out.write_all(header.data(), header.size()));
+  MANAKA_RETURN_NOT_OK(out.write_all(header->data(), header->size()));
   for (const auto& chunk : chunks) {
     const auto body = chunk.bytes().subspan(sazpack::kHeaderSize);
     MANAKA_RETURN_NOT_OK(out.write_all(body.data(), body.size()));
@@ -175,11 +169,7 @@ Result<nlohmann::ordered_json> join_chess_selfplay(const std::vector<std::string
   j["game_terminations"] = game_terminations;
   j["openings"] = openings;
   j["shards"] = shards;
-  const std::string text = json_text(j, 1) + "\n";
-  MANAKA_ASSIGN_OR_RETURN(auto out, OutputFile::create(dir.path() + "/" + kChessJson));
-  MANAKA_RETURN_NOT_OK(out.write_all(text.data(), text.size()));
-  MANAKA_RETURN_NOT_OK(out.sync());
-  MANAKA_RETURN_NOT_OK(out.close());
+  MANAKA_RETURN_NOT_OK(write_file(dir.path() + "/" + kChessJson, json_text(j, 1) + "\n"));
   MANAKA_RETURN_NOT_OK(dir.commit(overwrite));
   return j;
 }
