@@ -27,8 +27,8 @@ import ray
 
 from manaka._core import chess_corpus as _native
 from manaka.ray.generate_job import (MAX_RETRIES, RayGenerateSummary, manaka_executable,
-                                     new_tmp, part_dir, print_summary, run_job)
-from manaka.ray.tasks import fault, game_ranges, publish_dir
+                                     new_tmp, print_summary, run_job)
+from manaka.ray.tasks import fault, game_ranges, part_dir, publish_dir
 
 __all__ = ["chess_corpus", "add_parser", "run"]
 

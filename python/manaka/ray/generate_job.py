@@ -19,13 +19,12 @@ import os
 import shutil
 import sys
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from manaka.ray import storage
-from manaka.ray.tasks import open_work, read_done, run_round
+from manaka.ray.tasks import attempt_path, open_work, part_dir, read_done, run_round
 
 __all__ = ["RayGenerateSummary", "manaka_executable"]
 
@@ -48,13 +47,9 @@ def manaka_executable() -> str:
     return str(Path(sys.executable).with_name("manaka"))
 
 
-def part_dir(work: str, index: int) -> str:
-    return os.path.join(work, "parts", f"p-{index:05d}")
-
-
 def new_tmp(final: str) -> str:
     """A fresh directory beside final for one attempt of its task."""
-    tmp = f"{final}.tmp-{uuid.uuid4().hex}"
+    tmp = attempt_path(final)
     os.makedirs(tmp)
     return tmp
 
@@ -89,7 +84,7 @@ def run_job(name: str, output: str, job: Dict[str, Any], ranges: List[Tuple[int,
         done[i] = r
 
     # Every part is whole: assemble beside the output, then one rename (or the upload).
-    staging = f"{dest.path}.tmp-{uuid.uuid4().hex}" if dest.local else os.path.join(work, "output")
+    staging = attempt_path(dest.path) if dest.local else os.path.join(work, "output")
     try:
         remove_output(staging)
         assemble([part_dir(work, i) for i in range(len(ranges))], staging)

@@ -36,7 +36,6 @@ import argparse
 import os
 import shutil
 import time
-import uuid
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -44,7 +43,7 @@ import ray
 
 from manaka._core import shards as _native
 from manaka.ray import storage
-from manaka.ray.tasks import fault, open_work, publish_dir, read_done, run_round
+from manaka.ray.tasks import attempt_path, fault, open_work, publish_dir, read_done, run_round
 
 __all__ = ["pack", "RayPackSummary", "add_parser", "run"]
 
@@ -65,7 +64,7 @@ class RayPackSummary:
 @ray.remote(num_cpus=1, max_retries=3, retry_exceptions=True)
 def _map_task(streams: List[str], index: int, work: str, buckets: int) -> Dict[str, int]:
     final = os.path.join(work, "map", f"m-{index:04d}")
-    tmp = f"{final}.tmp-{uuid.uuid4().hex}"
+    tmp = attempt_path(final)
     result = _native.pack_map(streams, index, tmp, buckets)
     return publish_dir(tmp, final, dict(result))
 
@@ -75,7 +74,7 @@ def _fold_task(streams: List[str], bucket: int, work: str, buckets: int, seed: i
                temperature: float) -> List[int]:
     parts = [os.path.join(work, "map", f"m-{m:04d}", f"spool-a-{bucket:04d}.mpk") for m in range(len(streams))]
     final = os.path.join(work, "fold", f"f-{bucket:04d}")
-    tmp = f"{final}.tmp-{uuid.uuid4().hex}"
+    tmp = attempt_path(final)
     rows = _native.pack_fold(streams, parts, bucket, tmp, temperature=temperature, seed=seed, buckets=buckets)
     return list(publish_dir(tmp, final, list(rows)))
 

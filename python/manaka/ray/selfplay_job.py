@@ -35,7 +35,6 @@ import math
 import os
 import shutil
 import time
-import uuid
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -43,7 +42,8 @@ import ray
 
 from manaka._core import search as _native
 from manaka.ray import storage
-from manaka.ray.tasks import game_ranges, kill_once, open_work, publish_dir, read_done, report
+from manaka.ray.tasks import (attempt_path, game_ranges, kill_once, open_work, part_dir, publish_dir, read_done,
+                              report)
 
 __all__ = ["selfplay", "RaySelfPlaySummary", "add_parser", "run"]
 
@@ -93,7 +93,7 @@ class _SelfPlayActor:
         if fault_marker is not None:
             kill_once(fault_marker)
         opts = search.SearchOptions(**options)
-        tmp = f"{part}.tmp-{uuid.uuid4().hex}"
+        tmp = attempt_path(part)
         if self.game == "shogi":
             summary, _ = search.shogi_self_play(self.evaluate, count, tmp, opts, max_plies=max_plies, saz=saz,
                                                 first_game=first, progress=False)
@@ -178,7 +178,7 @@ def selfplay(game: str, checkpoint: str, output: str, games: int, *, search: Opt
 
     open_work(work, job, ("parts",), refuse_existing)
 
-    parts = [os.path.join(work, "parts", f"p-{r:05d}") for r in range(len(ranges))]
+    parts = [part_dir(work, r) for r in range(len(ranges))]
     summary = RaySelfPlaySummary(parts=len(ranges), actors=k)
     todo = [r for r in range(len(ranges)) if read_done(parts[r]) is None]
     summary.skipped = len(ranges) - len(todo)

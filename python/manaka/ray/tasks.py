@@ -20,8 +20,19 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 import ray
 
 
+def attempt_path(final: str) -> str:
+    """A fresh name beside final for one attempt of the task that writes it
+    (a retried attempt never meets a dead one's files)."""
+    return f"{final}.tmp-{uuid.uuid4().hex}"
+
+
+def part_dir(work: str, index: int) -> str:
+    """Part index of a job split into parts (ranges of games) in its work directory."""
+    return os.path.join(work, "parts", f"p-{index:05d}")
+
+
 def write_json(path: str, value: Any) -> None:
-    tmp = f"{path}.tmp-{uuid.uuid4().hex}"
+    tmp = attempt_path(path)
     with open(tmp, "w") as f:
         json.dump(value, f)
     os.replace(tmp, path)

@@ -27,9 +27,9 @@ import ray
 
 from manaka import teacher
 from manaka._core import teacher as _native
-from manaka.ray.generate_job import (MAX_RETRIES, RayGenerateSummary, new_tmp, part_dir,
+from manaka.ray.generate_job import (MAX_RETRIES, RayGenerateSummary, new_tmp,
                                      print_summary, run_job)
-from manaka.ray.tasks import fault, game_ranges, publish_dir
+from manaka.ray.tasks import fault, game_ranges, part_dir, publish_dir
 
 __all__ = ["teacher_generate", "add_parser", "run"]
 
