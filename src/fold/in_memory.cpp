@@ -51,22 +51,26 @@ struct FoldPart {
   MappedVector<uint32_t> global;  // the part's record i is the input's record global[i]
   uint64_t fingerprint = 0;       // record_fingerprint summed over the part's records
   Status status;
+  uint64_t failed_at = 0;         // the record status names, when it is an error
 };
 
+// Each part frames every record but checks the rules of its own alone
+// (read_kept_records), so the parts check each record once between them.
 void fold_part(const PackContext& ctx, uint32_t p, uint32_t parts, Progress* progress, FoldPart& part) {
-  uint64_t record = 0;
-  part.status = read_records(ctx.inputs, progress, [&](const stream::RecordView& rec) {
-    const uint64_t index = record++;
+  uint64_t h = 0;  // the board hash of the record keep() last saw
+  auto keep = [&](const uint8_t* packed) {
+    h = hash_board(packed);
+    return bucket_of(h, parts) == p;
+  };
+  part.status = read_kept_records(ctx.inputs, progress, keep, [&](const stream::RecordView& rec, uint64_t index) {
     if (index >= UINT32_MAX) {
       return Status::invalid("more than " + std::to_string(UINT32_MAX) +
                              " records in one fold; split the work with --buckets");
     }
-    const uint64_t h = hash_board(rec.packed.data());
-    if (bucket_of(h, parts) != p) return Status();
     part.fingerprint += record_fingerprint(rec);
     part.global.push_back(static_cast<uint32_t>(index));
     return part.table.add(rec, h);
-  });
+  }, &part.failed_at);
   part.table.flush();
 }
 
@@ -122,8 +126,12 @@ Status pack_in_memory(PackContext& ctx) {
     fold_part(ctx, 0, count, &read, *parts[0]);
     for (auto& t : pool) t.join();
   }
+  // The earliest record that failed in any part (each checks its own).
+  const FoldPart* failed = nullptr;
+  for (const auto& part : parts)
+    if (!part->status.ok() && (!failed || part->failed_at < failed->failed_at)) failed = part.get();
+  if (failed) return failed->status;
   for (const auto& part : parts) {
-    MANAKA_RETURN_NOT_OK(part->status);  // the reader's errors reach every part alike: part 0's first
     ctx.fingerprint += part->fingerprint;
     ctx.summary.records_in += part->table.records();
   }
@@ -140,7 +148,7 @@ Status pack_in_memory(PackContext& ctx) {
   // emitted and encoded on its own thread.
   Progress write("pack: writing", 0);
   write.set_enabled(ctx.options.progress);
-  return ctx.write_shards(&write, [&](shard::ShardSink& sink, PackSummary& tally) {
+  Status st = ctx.write_shards(&write, [&](shard::ShardSink& sink, PackSummary& tally) {
     FoldTable::EmitScratch scratch;
     const auto rows = std::span<const uint64_t>(order).subspan(sink.first_row(), sink.rows());
     auto at = [&](size_t k) {
@@ -152,6 +160,11 @@ Status pack_in_memory(PackContext& ctx) {
                                   return sink.append(row);
                                 });
   });
+  ctx.release = std::jthread([parts = std::move(parts), order = std::move(order)]() mutable {
+    parts.clear();
+    MappedVector<uint64_t>().swap(order);
+  });
+  return st;
 }
 
 }  // namespace manaka::fold

@@ -58,6 +58,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -66,6 +67,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "core/task_thread.h"
 #include "shard/format.h"
 #include "shard/row.h"
 
@@ -104,8 +106,12 @@ struct RowGroupColumns;
 class ShardWriter;
 
 // One shard of a write_shards() set, on the thread that fills it: rows go
-// to a row group buffer, each full row group is encoded and written into
-// the shard's file on this thread.
+// to a row group buffer, and each full row group is encoded into the shard's
+// file, on this thread or, when the set is written on several threads, on
+// the sink's own encoding thread while this one fills the next group (one
+// group in flight). Emitting a shuffled row is mostly waiting on memory, so
+// a shard's two stages overlap; and when the set's last shard is the only
+// one left, its stages still keep two cores busy.
 class ShardSink {
  public:
   ShardSink(const ShardSink&) = delete;
@@ -120,8 +126,10 @@ class ShardSink {
 
  private:
   friend class ShardWriter;
-  ShardSink(ShardWriter& writer, uint64_t shard, uint64_t first_row, uint64_t rows);
+  ShardSink(ShardWriter& writer, uint64_t shard, uint64_t first_row, uint64_t rows, bool background);
   Status flush_group();
+  Status write_group(const RowGroupColumns& group);  // on the encoding thread, when there is one
+  Status wait_encoding();
   Result<std::unique_ptr<PendingFile>> close();  // every row appended; the footer written
 
   ShardWriter& writer_;
@@ -130,6 +138,8 @@ class ShardSink {
   std::unique_ptr<RowGroupBuffer> group_;
   std::unique_ptr<parquet::ParquetFileWriter> file_;
   int64_t counted_bytes_ = 0;  // what this sink has added to the writer's bytes()
+  std::future<Status> encoding_;         // the group in flight, if any
+  std::unique_ptr<TaskThread> encoder_;  // last: joined before the file and buffers go
 };
 
 class ShardWriter {

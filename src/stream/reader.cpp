@@ -66,6 +66,13 @@ Status Reader::fail(Status st) {
 }
 
 Result<size_t> Reader::frame() {
+  MANAKA_ASSIGN_OR_RETURN(size_t size, frame_prefix());
+  if (size == 0) return size;
+  MANAKA_RETURN_NOT_OK(check_body());
+  return size;
+}
+
+Result<size_t> Reader::frame_prefix() {
   if (failure_) return *failure_;
   auto have = ensure(kRecordFixedSize);
   if (!have.ok()) return fail(std::move(have).take_status());
@@ -92,25 +99,35 @@ Result<size_t> Reader::frame() {
                                   " at byte " + std::to_string(offset_) + " (needs " + std::to_string(size) +
                                   " bytes, " + std::to_string(end_ - pos_) + " remain)"));
   }
+  return size;
+}
+
+Status Reader::check_body() {
+  const uint16_t n_cand = decode_prefix(data_ + pos_).n_cand;
   const uint8_t* packed = data_ + pos_ + kRecordFixedSize;
   const uint8_t* wire = packed + header_.packed_len;
-  if (!candidates_pass(header_.policy_source, wire, pre.n_cand, seen_)) {
+  if (!candidates_pass(header_.policy_source, wire, n_cand, seen_)) {
     // The screen says no: decode for the rule that failed and its message.
-    if (candidates_.size() < pre.n_cand) candidates_.resize(pre.n_cand);
-    decode_candidates(wire, pre.n_cand, candidates_.data());
-    Status st = validate_candidates(header_, std::span<const Candidate>(candidates_.data(), pre.n_cand), seen_);
+    if (candidates_.size() < n_cand) candidates_.resize(n_cand);
+    decode_candidates(wire, n_cand, candidates_.data());
+    Status st = validate_candidates(header_, std::span<const Candidate>(candidates_.data(), n_cand), seen_);
     if (!st.ok()) return fail(std::move(st).with_context(record_context(path_, index_, offset_)));
   }
   if (!position_passes(header_, packed)) {
     Status st = validate_position(header_, std::span<const uint8_t>(packed, header_.packed_len));
     if (!st.ok()) return fail(std::move(st).with_context(record_context(path_, index_, offset_)));
   }
-  return size;
+  return Status();
 }
 
 Result<bool> Reader::next(RecordView& out) {
   MANAKA_ASSIGN_OR_RETURN(size_t size, frame());
   if (size == 0) return false;
+  hand_out(out, size);
+  return true;
+}
+
+void Reader::hand_out(RecordView& out, size_t size) {
   const uint8_t* p = data_ + pos_;
   RecordPrefix pre = decode_prefix(p);
   if (candidates_.size() < pre.n_cand) candidates_.resize(pre.n_cand);
@@ -121,7 +138,6 @@ Result<bool> Reader::next(RecordView& out) {
   out.packed = std::span<const uint8_t>(p + kRecordFixedSize, header_.packed_len);
   out.candidates = std::span<const Candidate>(candidates_.data(), pre.n_cand);
   advance(size);
-  return true;
 }
 
 Result<bool> Reader::skip_batch() {

@@ -75,6 +75,26 @@ class Reader {
   // and stays valid until the next call.
   Result<bool> next(RecordView& out);
 
+  // next() for a reader that keeps only some records: keep(packed) -> bool
+  // decides by the board alone. A record kept is validated and handed out as
+  // next() would; one refused is framed (its prefix rules and its size
+  // checked) and passed over, the rest of its rules unchecked. Readers that
+  // split a stream between them (pack's fold parts, by board hash) so check
+  // every record once between them, where each next() would check all.
+  template <typename Keep>
+  Result<bool> next_kept(RecordView& out, Keep&& keep) {
+    while (true) {
+      MANAKA_ASSIGN_OR_RETURN(size_t size, frame_prefix());
+      if (size == 0) return false;
+      if (keep(data_ + pos_ + kRecordFixedSize)) {
+        MANAKA_RETURN_NOT_OK(check_body());
+        hand_out(out, size);
+        return true;
+      }
+      advance(size);
+    }
+  }
+
   // Validates the next records without handing them out (the candidates are
   // never decoded): one, then every further record the read buffer already
   // holds whole, thousands a call. Returns false at a clean end of stream;
@@ -97,6 +117,12 @@ class Reader {
   // Makes the record at pos_ whole in the buffer and validates it; its size,
   // or 0 at a clean end of stream. Does not advance.
   Result<size_t> frame();
+  // frame()'s two halves: the record whole in the buffer, its prefix rules
+  // checked (its size, or 0 at a clean end); then the rest of its rules.
+  Result<size_t> frame_prefix();
+  Status check_body();
+  // The framed record at pos_ into out, decoded; advances.
+  void hand_out(RecordView& out, size_t size);
   void advance(size_t size) {
     pos_ += size;
     offset_ += size;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../shogi/random_positions.h"
+#include "fold/board_hash.h"
 #include "fold/pack.h"
 #include "mpk_fixture.h"
 #include "shogi/movegen.h"
@@ -201,6 +202,50 @@ TEST(ValidateAndPack, AgreeOnEveryFlippedPositionByte) {
   // square that stays unattacked) leave a valid position.
   EXPECT_GT(unpack_refused, 500);
   EXPECT_LT(unpack_refused, 1000);
+}
+
+// pack's in-memory fold splits the records between threads by board hash,
+// each thread checking the rules of its own records only; with several bad
+// records in different threads' shares, pack still names the first one, as
+// validate does, whatever the thread count.
+TEST(ValidateAndPack, FirstBadRecordIsNamedWhateverTheThreadCount) {
+  auto dir = testing::scratch_dir();
+  const std::string path = (dir / "bad.mpk").string();
+  std::mt19937_64 rng(5);
+  std::vector<stream::Record> records;
+  shogi::Position pos = shogi::Position::startpos();
+  std::deque<shogi::StateInfo> states;
+  std::vector<uint64_t> hashes;
+  for (int ply = 0; ply < 60; ++ply) {
+    shogi::MoveList list;
+    shogi::generate_legal(pos, list);
+    ASSERT_FALSE(list.empty());
+    std::vector<uint16_t> moves;
+    for (int i = 0; i < list.size && i < 4; ++i) moves.push_back(list[i].raw);
+    const shogi::Packed packed = shogi::pack(pos);
+    hashes.push_back(hash_board(packed.data()));
+    records.push_back(selfplay_record(packed, moves));
+    states.emplace_back();
+    pos.do_move(list[static_cast<int>(rng() % static_cast<uint64_t>(list.size))], states.back());
+  }
+  // Three records list their first move twice: from record 10 on, the first
+  // in the second thread's share of two, the next two in the first's.
+  std::vector<size_t> bad;
+  for (size_t r = 10; r < records.size() && bad.size() < 3; ++r)
+    if (bucket_of(hashes[r], 2) == (bad.empty() ? 1u : 0u)) bad.push_back(r);
+  ASSERT_EQ(bad.size(), 3u);
+  for (size_t r : bad) records[r].candidates.push_back(records[r].candidates.front());
+  write_bytes(path, raw_stream(stream::selfplay_header(), records));
+  Status v = validate(path);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.message().rfind(path + ": record " + std::to_string(bad[0]) + " at byte ", 0), 0u) << v.message();
+  for (unsigned threads : {1u, 2u, 3u, 5u}) {
+    auto o = options_for(dir);
+    o.threads = threads;
+    auto packed = pack({path}, o);
+    ASSERT_FALSE(packed.ok()) << threads;
+    EXPECT_EQ(packed.status().message(), v.message()) << threads << " threads";
+  }
 }
 
 }  // namespace
