@@ -3,9 +3,15 @@
 #include <arrow/api.h>
 #include <arrow/io/file.h>
 #include <arrow/util/io_util.h>
+#include <arrow/io/memory.h>
 #include <parquet/arrow/writer.h>
+#include <parquet/exception.h>
+#include <parquet/file_writer.h>
+#include <parquet/metadata.h>
 #include <parquet/properties.h>
+#include <parquet/schema.h>
 
+#include "parquet/leaf_writer.h"
 #include "parquet/library_error.h"
 
 namespace manaka::parquet {
@@ -128,7 +134,36 @@ struct ParquetFileWriter::Impl {
   std::shared_ptr<arrow::Schema> schema;
   std::shared_ptr<arrow::io::FileOutputStream> sink;
   std::unique_ptr<::parquet::arrow::FileWriter> writer;
+  // Or the leaf writer's way (leaf_writer.h): parquet's file writer itself.
+  std::vector<Field> fields;
+  std::unique_ptr<::parquet::ParquetFileWriter> leaves;
+  LeafScratch scratch;
 };
+
+namespace {
+
+// A parquet exception of the leaf writer's calls, as from_arrow words the
+// same failure met by Arrow's writer (an I/O error keeps its errno).
+Status from_exception(const std::exception& e, const std::string& path) {
+  if (const auto* st = dynamic_cast<const ::parquet::ParquetStatusException*>(&e)) return from_arrow(st->status(), path);
+  return library_error(path, e.what(), 0, false);
+}
+
+// The parquet schema and footer Arrow's writer would give a file, taken
+// from an empty file it writes in memory: a file written leaf by leaf then
+// carries the same schema, ARROW:schema and key-value pairs.
+Result<std::shared_ptr<::parquet::FileMetaData>> arrow_layout(
+    const arrow::Schema& schema, arrow::MemoryPool* pool, const std::shared_ptr<::parquet::WriterProperties>& props,
+    const std::shared_ptr<::parquet::ArrowWriterProperties>& arrow_props, const std::string& path) {
+  auto sink = arrow::io::BufferOutputStream::Create(1024, pool);
+  if (!sink.ok()) return from_arrow(sink.status(), path);
+  auto writer = ::parquet::arrow::FileWriter::Open(schema, pool, *sink, props, arrow_props);
+  if (!writer.ok()) return from_arrow(writer.status(), path);
+  MANAKA_RETURN_NOT_OK(from_arrow((*writer)->Close(), path));
+  return (*writer)->metadata();
+}
+
+}  // namespace
 
 ParquetFileWriter::ParquetFileWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
@@ -179,6 +214,21 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(const std::st
     return from_arrow(sink.status(), "cannot create " + temp);
   }
   m.sink = *sink;
+  if (options.leaf_writer) {
+    MANAKA_ASSIGN_OR_RETURN(auto layout, arrow_layout(*m.schema, pool, props, arrow_props, temp));
+    if (leaf_writable(schema, *layout->schema())) {
+      try {
+        m.leaves = ::parquet::ParquetFileWriter::Open(
+            m.sink, std::static_pointer_cast<::parquet::schema::GroupNode>(layout->schema()->schema_root()), props,
+            layout->key_value_metadata());
+      } catch (const std::exception& e) {
+        w->abort();
+        return from_exception(e, temp);
+      }
+      m.fields = std::move(schema);
+      return w;
+    }
+  }
   auto writer = ::parquet::arrow::FileWriter::Open(*m.schema, pool, m.sink, props, arrow_props);
   if (!writer.ok()) {
     Status st = from_arrow(writer.status(), temp);
@@ -195,6 +245,23 @@ const std::string& ParquetFileWriter::path() const { return impl_->final_path; }
 
 Status ParquetFileWriter::write(int64_t rows, std::span<const Column> columns) {
   Impl& m = *impl_;
+  if (m.leaves) {
+    if (columns.size() != m.fields.size())
+      return Status::invalid(path() + ": " + std::to_string(columns.size()) + " columns for a schema of " +
+                             std::to_string(m.fields.size()));
+    for (int64_t first = 0; first < rows; first += m.row_group_rows) {
+      const int64_t n = std::min(m.row_group_rows, rows - first);
+      try {
+        ::parquet::RowGroupWriter* group = m.leaves->AppendRowGroup();
+        Status st = write_leaves(*group, m.fields, columns, first, n, m.scratch);
+        if (!st.ok()) return std::move(st).with_context(path());
+        group->Close();
+      } catch (const std::exception& e) {
+        return from_exception(e, m.file->path());
+      }
+    }
+    return Status();
+  }
   if (!m.writer) return Status::invalid(path() + ": write after commit or abort");
   const int n = m.schema->num_fields();
   if (static_cast<int>(columns.size()) != n)
@@ -214,6 +281,8 @@ Status ParquetFileWriter::write(int64_t rows, std::span<const Column> columns) {
   return from_arrow(m.writer->WriteTable(**table, m.row_group_rows), m.file->path());
 }
 
+bool ParquetFileWriter::writes_leaves() const { return impl_->leaves != nullptr; }
+
 int64_t ParquetFileWriter::bytes_written() const {
   if (!impl_->sink) return 0;
   auto pos = impl_->sink->Tell();
@@ -222,10 +291,20 @@ int64_t ParquetFileWriter::bytes_written() const {
 
 Result<std::unique_ptr<PendingFile>> ParquetFileWriter::close() {
   Impl& m = *impl_;
-  if (!m.writer) return Status::invalid(path() + ": close after commit or abort");
-  Status st = from_arrow(m.writer->Close(), m.file->path());
+  if (!m.writer && !m.leaves) return Status::invalid(path() + ": close after commit or abort");
+  Status st;
+  if (m.leaves) {
+    try {
+      m.leaves->Close();
+    } catch (const std::exception& e) {
+      st = from_exception(e, m.file->path());
+    }
+  } else {
+    st = from_arrow(m.writer->Close(), m.file->path());
+  }
   if (st.ok()) st = from_arrow(m.sink->Close(), m.file->path());
   m.writer.reset();
+  m.leaves.reset();
   m.sink.reset();
   if (!st.ok()) {
     m.file->discard();
@@ -241,8 +320,12 @@ Status ParquetFileWriter::commit() {
 
 void ParquetFileWriter::abort() {
   Impl& m = *impl_;
-  if (!m.file || (!m.writer && !m.sink)) return;
+  if (!m.file || (!m.writer && !m.leaves && !m.sink)) return;
   m.writer.reset();  // an unclosed writer leaves no footer; the file is removed below
+  try {
+    m.leaves.reset();  // (parquet's closes on destruction: footer bytes, removed with the file)
+  } catch (...) {
+  }
   if (m.sink) (void)m.sink->Close();
   m.sink.reset();
   m.file->discard();

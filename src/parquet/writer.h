@@ -54,6 +54,10 @@ struct WriteOptions {
   bool data_page_v2 = false;
   int64_t data_page_bytes = 0;
   EncoderMemory memory = EncoderMemory::Default;
+  // Leaves written by parquet's column writers with their levels computed
+  // here, where the layout allows (parquet/leaf_writer.h); the same bytes as
+  // Arrow's writer, faster. Off: always Arrow's writer (the tests compare).
+  bool leaf_writer = true;
 };
 
 // Writes one parquet file a batch at a time: each write() adds the rows as
@@ -74,6 +78,8 @@ class ParquetFileWriter {
   // `rows` rows, one Column per schema field, in schema order. The columns'
   // buffers are read, not copied, and may be reused once write() returns.
   Status write(int64_t rows, std::span<const Column> columns);
+  // Whether the leaves go through the leaf writer (parquet/leaf_writer.h).
+  bool writes_leaves() const;
   // Bytes written to the temporary so far (the footer not yet included).
   int64_t bytes_written() const;
   // Writes the footer, closes and renames the temporary onto the final path.
