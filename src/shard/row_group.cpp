@@ -48,8 +48,9 @@ std::vector<T> take(std::vector<T>& v) {
 }
 
 // Validity bitmap (bit set = valid), LSB first as Arrow lays it out.
-std::vector<uint8_t> cp_validity(const std::vector<int16_t>& cp) {
+std::vector<uint8_t> cp_validity(const std::vector<int16_t>& cp, int64_t nulls) {
   std::vector<uint8_t> bits((cp.size() + 7) / 8, 0);
+  if (static_cast<size_t>(nulls) == cp.size()) return bits;  // self-play: every cp null
   for (size_t i = 0; i < cp.size(); ++i) {
     if (cp[i] != kNullCp) bits[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
   }
@@ -86,7 +87,7 @@ Result<std::unique_ptr<RowGroupColumns>> RowGroupBuffer::take_columns() {
   g->weight = take(weight_);
   g->mv = take(mv_);
   g->prob = take(prob_);
-  if (null_cps_ > 0) g->cp_validity = cp_validity(cp_);
+  if (null_cps_ > 0) g->cp_validity = cp_validity(cp_, null_cps_);
   g->cp = take(cp_);
   g->null_cps = null_cps_;
   null_cps_ = 0;

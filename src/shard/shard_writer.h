@@ -31,12 +31,13 @@
 // write_shards() is the other way in, for a caller that has decided every
 // row's place before any is written (the fold has: its permutation, or its
 // spools' row counts): shard k's rows come from fill(k, sink), on one of
-// `threads` threads, each shard its own file, encoded by the thread that
-// fills it. A shard's bytes depend only on its rows, footer and index, so
-// the set is byte-identical whatever the thread count. Arrow writes a file's
-// row groups one after another (each column chunk is placed in the file as
-// it is encoded), so one file is never encoded by two threads; a set of
-// fewer shards than threads uses fewer threads.
+// `threads` threads, each shard its own file (with threads > 1, encoded on
+// a second thread of the shard's, see ShardSink). A shard's bytes depend
+// only on its rows, footer and index, so the set is byte-identical whatever
+// the thread count. Parquet writes a file's row groups one after another
+// (each column chunk is placed in the file as it is encoded), so one file's
+// row groups are never encoded at once; a set of fewer shards than threads
+// uses fewer filling threads.
 //
 // finish() closes the last shard, renames the set into place and then removes
 // the earlier set's files past this one's count: <prefix>-NNNNN.parquet
