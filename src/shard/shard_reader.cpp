@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "parquet/reader.h"
 #include "shard/schema.h"
 
@@ -52,6 +56,35 @@ struct Scratch {
   std::vector<int16_t> def, rep;
 };
 thread_local Scratch scratch;  // reached once per call: each TLS access from this library is a call
+
+// The rows' first levels (repetition 0) of a list column with no empty
+// list, as candidate offsets: offsets[r] = the index of the r-th zero.
+// Returns the number of rows found, stopping at rows + 1 (a malformed
+// chunk). Rows hold tens of candidates, so most blocks of 8 levels hold no
+// zero: a block is tested at once (SSE2) and its zeros taken one by one.
+int64_t row_starts(const int16_t* rep, size_t n, int64_t rows, int64_t* offsets) {
+  int64_t row = 0;
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  for (; i + 8 <= n; i += 8) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rep + i));
+    auto mask = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi16(v, zero)));  // two bits a level
+    while (mask != 0) {
+      if (row > rows) return row;
+      offsets[row++] = static_cast<int64_t>(i) + (__builtin_ctz(mask) >> 1);
+      mask &= mask - 1;
+      mask &= mask - 1;
+    }
+  }
+#endif
+  for (; i < n; ++i) {
+    if (rep[i] != 0) continue;
+    if (row > rows) return row;
+    offsets[row++] = static_cast<int64_t>(i);
+  }
+  return row;
+}
 
 // Narrowed from parquet's int32 (assign converts each: no zero-fill first).
 template <typename T>
@@ -109,9 +142,12 @@ Status ShardReader::Impl::read_direct(int group, const bool wanted[], ShardBatch
   s.rep.resize(n);
   MANAKA_ASSIGN_OR_RETURN(const int64_t m, file->read_leaf(group, mv_leaf, s.values.data(), s.def.data(),
                                                            s.rep.data()));
-  b.cand_offsets.resize(static_cast<size_t>(rows) + 1);
+  b.cand_offsets.resize(static_cast<size_t>(rows) + 2);  // room for one row too many, refused below
   int64_t row = -1, count = 0;
-  {
+  if (m == levels) {  // no empty list: every level a candidate, a row starts at each repetition 0
+    row = row_starts(s.rep.data(), n, rows, b.cand_offsets.data()) - 1;
+    count = m;
+  } else {
     const int16_t *rep = s.rep.data(), *def = s.def.data();
     int64_t* offsets = b.cand_offsets.data();
     for (size_t i = 0; i < n; ++i) {
@@ -122,6 +158,7 @@ Status ShardReader::Impl::read_direct(int group, const bool wanted[], ShardBatch
       count += def[i];  // 1: a candidate, 0: the empty list
     }
   }
+  b.cand_offsets.resize(static_cast<size_t>(rows) + 1);
   if (row + 1 != rows || count != m || (n > 0 && s.rep[0] != 0)) {
     return Status::invalid(where + ": column candidates holds lists of " + std::to_string(row + 1) + " rows (" +
                            std::to_string(m) + " candidates) in a row group of " + std::to_string(rows) + " rows");
