@@ -1,5 +1,6 @@
 #include "shard/shard_reader.h"
 
+#include <algorithm>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -86,10 +87,24 @@ int64_t row_starts(const int16_t* rep, size_t n, int64_t rows, int64_t* offsets)
   return row;
 }
 
-// Narrowed from parquet's int32 (assign converts each: no zero-fill first).
+// Sized for n, with an eighth to spare when it must grow: pooled buffers
+// come back from row groups of other sizes, and a buffer grown to exactly
+// each new size is a fresh allocation (pages the kernel zeroes) every time a
+// row group is larger than the last. Old contents are not kept.
+template <typename T>
+void fit(std::vector<T>& v, size_t n) {
+  if (v.capacity() < n) {
+    v.clear();
+    v.reserve(n + n / 8);
+  }
+  v.resize(n);
+}
+
+// Narrowed from parquet's int32.
 template <typename T>
 void narrow(const int32_t* from, int64_t count, std::vector<T>& out) {
-  out.assign(from, from + count);
+  fit(out, static_cast<size_t>(count));
+  std::copy(from, from + count, out.begin());
 }
 
 }  // namespace
@@ -107,25 +122,25 @@ Status ShardReader::Impl::read_direct(int group, const bool wanted[], ShardBatch
                                          " values in a row group of " + std::to_string(rows) + " rows");
   };
   if (wanted[column::kPacked]) {
-    b.packed.resize(static_cast<size_t>(rows) * kPackedLen);
+    fit(b.packed, static_cast<size_t>(rows) * kPackedLen);
     MANAKA_ASSIGN_OR_RETURN(int64_t got, file->read_leaf_fixed(group, leaf(column::kPacked), kPackedLen, b.packed.data()));
     MANAKA_RETURN_NOT_OK(expect_rows(got, "packed"));
   }
   if (wanted[column::kPly]) {
-    s.values.resize(static_cast<size_t>(rows));
+    fit(s.values, static_cast<size_t>(rows));
     MANAKA_ASSIGN_OR_RETURN(int64_t got, file->read_leaf(group, leaf(column::kPly), s.values.data(), nullptr, nullptr));
     MANAKA_RETURN_NOT_OK(expect_rows(got, "ply"));
     narrow(s.values.data(), rows, b.ply);
   }
   const auto floats = [&](int c, std::vector<float>& out, const char* name) -> Status {
-    out.resize(static_cast<size_t>(rows));
+    fit(out, static_cast<size_t>(rows));
     MANAKA_ASSIGN_OR_RETURN(int64_t got, file->read_leaf(group, leaf(c), out.data(), nullptr, nullptr));
     return expect_rows(got, name);
   };
   if (wanted[column::kValueZ]) MANAKA_RETURN_NOT_OK(floats(column::kValueZ, b.value_z, "value_z"));
   if (wanted[column::kValueQ]) MANAKA_RETURN_NOT_OK(floats(column::kValueQ, b.value_q, "value_q"));
   if (wanted[column::kWeight]) {
-    b.weight.resize(static_cast<size_t>(rows));  // u32 read as parquet's int32, the same bits
+    fit(b.weight, static_cast<size_t>(rows));  // u32 read as parquet's int32, the same bits
     MANAKA_ASSIGN_OR_RETURN(int64_t got, file->read_leaf(group, leaf(column::kWeight),
                                                          reinterpret_cast<int32_t*>(b.weight.data()), nullptr, nullptr));
     MANAKA_RETURN_NOT_OK(expect_rows(got, "weight"));
@@ -137,12 +152,12 @@ Status ShardReader::Impl::read_direct(int group, const bool wanted[], ShardBatch
   const int mv_leaf = leaf(column::kCandidates, column::kMv);
   MANAKA_ASSIGN_OR_RETURN(const int64_t levels, file->leaf_level_count(group, mv_leaf));
   const auto n = static_cast<size_t>(levels);
-  s.values.resize(n);
-  s.def.resize(n);
-  s.rep.resize(n);
+  fit(s.values, n);
+  fit(s.def, n);
+  fit(s.rep, n);
   MANAKA_ASSIGN_OR_RETURN(const int64_t m, file->read_leaf(group, mv_leaf, s.values.data(), s.def.data(),
                                                            s.rep.data()));
-  b.cand_offsets.resize(static_cast<size_t>(rows) + 2);  // room for one row too many, refused below
+  fit(b.cand_offsets, static_cast<size_t>(rows) + 2);  // room for one row too many, refused below
   int64_t row = -1, count = 0;
   if (m == levels) {  // no empty list: every level a candidate, a row starts at each repetition 0
     row = row_starts(s.rep.data(), n, rows, b.cand_offsets.data()) - 1;
@@ -178,7 +193,7 @@ Status ShardReader::Impl::read_direct(int group, const bool wanted[], ShardBatch
   // With no empty list every level holds a value, and its definition levels
   // need not be decoded.
   const bool every_level_a_candidate = m == levels;
-  b.prob.resize(n);
+  fit(b.prob, n);
   MANAKA_ASSIGN_OR_RETURN(const int64_t probs,
                           file->read_leaf(group, leaf(column::kCandidates, column::kProb), b.prob.data(),
                                           every_level_a_candidate ? nullptr : s.def.data(), nullptr));
@@ -197,10 +212,11 @@ Status ShardReader::Impl::read_direct(int group, const bool wanted[], ShardBatch
     return Status();
   }
   if (cps == 0 && every_level_a_candidate) {  // self-play rows: every cp null
-    b.cp.assign(static_cast<size_t>(m), kNullCp);
+    fit(b.cp, static_cast<size_t>(m));
+    std::fill(b.cp.begin(), b.cp.end(), kNullCp);
     return Status();
   }
-  b.cp.resize(static_cast<size_t>(m));
+  fit(b.cp, static_cast<size_t>(m));
   int64_t at = 0, value = 0;
   {
     const int16_t* def = s.def.data();
