@@ -30,8 +30,9 @@ and times the core count the limit of the machine.
 Reading: manaka.shards.iter_batches (all columns, read ahead on the core
 count's threads, and on one) beside pyarrow's ParquetFile.iter_batches of the
 same shards (8192-row batches, its default threads), rows per wall second
-and per CPU second of the process (the rate per core), the best of three
-passes of each, taken in turn (a first pass is a cold one).
+and per CPU second of the process (the rate per core), the best of five
+passes of each, taken in turn (a first pass is a cold one; on this shared
+machine one reader's rate swings by a third from pass to pass).
 MANAKA_BENCH_READ_ONLY=1 runs only this part, over the shards of an earlier run.
 """
 
@@ -55,6 +56,7 @@ OUT = Path(os.environ.get("MANAKA_BENCH_DIR", "build/bench"))
 MANAKA = str(Path(sys.executable).with_name("manaka"))
 # Only the reading part, over the shards a whole run left in MANAKA_BENCH_DIR/mem.
 READ_ONLY = os.environ.get("MANAKA_BENCH_READ_ONLY", "") not in ("", "0")
+READ_PASSES = 5
 
 FOLD_SQL = """
 COPY (
@@ -149,19 +151,19 @@ def read_rates(batches) -> tuple[float, float, int]:
 def read_section(shard_paths: list[Path], rows_ours: int) -> None:
     """manaka's reader beside pyarrow's over the same shards."""
     cores = os.cpu_count() or 1
-    # Best of three passes each, taken in turn: a reader's first pass in a process is
+    # Best of five passes each, taken in turn: a reader's first pass in a process is
     # its slowest (pyarrow's ran at a third to a half of its later passes' rate,
     # its allocator's pages still to be faulted in), so one cold pass flatters
     # whichever reader comes second.
     passes: dict[str, list[tuple[float, float, int]]] = {"ours": [], "one": [], "theirs": []}
-    for _ in range(3):
+    for _ in range(READ_PASSES):
         passes["ours"].append(read_rates(shards.iter_batches(shard_paths, shuffle=False)))
         passes["one"].append(read_rates(shards.iter_batches(shard_paths, shuffle=False, threads=1)))
         passes["theirs"].append(read_rates(b for p in shard_paths for b in pq.ParquetFile(p).iter_batches(batch_size=8192)))
     best = {k: (max(r[0] for r in v), max(r[1] for r in v), v[0][2]) for k, v in passes.items()}
     ours, ours_one, theirs = best["ours"], best["one"], best["theirs"]
     assert ours[2] == ours_one[2] == theirs[2] == rows_ours
-    print(f"read {rows_ours:,} rows of {len(shard_paths)} shards, every column (best of 3 passes each; "
+    print(f"read {rows_ours:,} rows of {len(shard_paths)} shards, every column (best of {READ_PASSES} passes each; "
           f"load average {os.getloadavg()[0]:.2f} at the end)")
     for label, (wall, per_cpu, _) in ((f"manaka iter_batches ({cores} threads)", ours),
                                       ("manaka iter_batches (1 thread)", ours_one),
