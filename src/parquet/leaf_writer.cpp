@@ -199,9 +199,23 @@ Status write_leaves(::parquet::RowGroupWriter& group, const std::vector<Field>& 
   for (size_t i = 0; i < schema.size(); ++i) {
     const Field& f = schema[i];
     const Column& c = columns[i];
+    // What Arrow's writer checks by validating the batch: the column is of
+    // its field's type and holds the rows (and a list, its elements).
+    if (c.type != f.type || c.length < first + rows ||
+        (f.type == Type::FixedSizeBinary && c.byte_width != f.byte_width))
+      return Status::invalid("column " + f.name + " is not a " + type_name(f) + " of " +
+                             std::to_string(first + rows) + " rows");
     if (f.type == Type::List) {
       if (c.offset != 0 || c.children.size() != 1 || c.children[0].offset != 0)
         return Status::invalid(f.name + ": the leaf writer takes list columns from offset 0");
+      const Column& element = c.children[0];
+      const int64_t end = c.offsets_as<int32_t>()[first + rows];
+      const Field& element_field = f.children.at(0);
+      bool fits = element.type == Type::Struct && element.length >= end &&
+                  element.children.size() == element_field.children.size();
+      for (size_t k = 0; fits && k < element.children.size(); ++k)
+        fits = element.children[k].type == element_field.children[k].type && element.children[k].length >= end;
+      if (!fits) return Status::invalid("column " + f.name + ": its elements are not " + type_name(f) + "'s");
       MANAKA_RETURN_NOT_OK(write_list(group, f, c, first, rows, scratch));
       continue;
     }

@@ -1,6 +1,7 @@
 #include "shard/shard_writer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -172,8 +173,8 @@ Status ShardWriter::finish() {
 }
 
 // Every shard is complete under its temporary name. The earlier set's
-// files of the same names are removed first (all at once, a thread each)
-// rather than renamed over: ext4 writes a file back at once when it is
+// files of the same names are removed first (on up to the core count's
+// threads) rather than renamed over: ext4 writes a file back at once when it is
 // renamed onto another (auto_da_alloc), about 90 ms for a 250 MB shard,
 // where removing the old one takes half that. Then the temporaries are
 // renamed in index order (a stop in between leaves a partial or mixed set,
