@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "column_views.h"
 #include "parquet/column_builder.h"
 #include "parquet/reader.h"
 #include "parquet/writer.h"
@@ -76,29 +77,12 @@ struct SampleRows {
   }
 
   std::vector<Column> columns() const {
+    using testing::fixed_column;
     const auto m = static_cast<int64_t>(mv.size());
-    auto fixed = [](Type t, int64_t length, const void* values) {
-      Column c;
-      c.type = t;
-      c.length = length;
-      c.values = values;
-      return c;
-    };
-    Column packed_col = fixed(Type::FixedSizeBinary, rows, packed.data());
-    packed_col.byte_width = 96;
-    Column cp_col = fixed(Type::Int16, m, cp.data());
-    cp_col.validity = cp_valid.data();
-    cp_col.null_count = cp_nulls;
-    Column cand;
-    cand.type = Type::Struct;
-    cand.length = m;
-    cand.children = {fixed(Type::UInt16, m, mv.data()), fixed(Type::Float, m, prob.data()), cp_col};
-    Column list;
-    list.type = Type::List;
-    list.length = rows;
-    list.offsets = offsets.data();
-    list.children = {cand};
-    return {packed_col, fixed(Type::UInt16, rows, ply.data()), list, name->column(), flag->column()};
+    return {fixed_column(Type::FixedSizeBinary, rows, packed.data(), 96), fixed_column(Type::UInt16, rows, ply.data()),
+            testing::candidates_column(rows, offsets.data(), m, mv.data(), prob.data(), cp.data(), cp_valid.data(),
+                                       cp_nulls),
+            name->column(), flag->column()};
   }
 };
 

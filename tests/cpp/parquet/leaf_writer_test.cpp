@@ -8,6 +8,7 @@
 #include <fstream>
 #include <random>
 
+#include "column_views.h"
 #include "parquet/writer.h"
 
 namespace manaka::parquet {
@@ -87,38 +88,18 @@ struct LeafRows {
   }
 
   std::vector<Column> columns() const {
-    auto fixed = [](Type t, int64_t length, const void* values) {
-      Column c;
-      c.type = t;
-      c.length = length;
-      c.values = values;
-      return c;
-    };
-    const auto m = static_cast<int64_t>(mv.size());
-    Column packed_col = fixed(Type::FixedSizeBinary, rows, packed.data());
-    packed_col.byte_width = 96;
-    Column cp_col = fixed(Type::Int16, m, cp.data());
-    cp_col.validity = cp_valid.data();
-    cp_col.null_count = cp_nulls;
-    Column cand;
-    cand.type = Type::Struct;
-    cand.length = m;
-    cand.children = {fixed(Type::UInt16, m, mv.data()), fixed(Type::Float, m, prob.data()), cp_col};
-    Column list;
-    list.type = Type::List;
-    list.length = rows;
-    list.offsets = offsets.data();
-    list.children = {cand};
-    return {packed_col,
-            fixed(Type::UInt16, rows, ply.data()),
-            fixed(Type::Int8, rows, i8.data()),
-            fixed(Type::UInt8, rows, u8.data()),
-            fixed(Type::Int16, rows, i16.data()),
-            fixed(Type::UInt32, rows, u32.data()),
-            fixed(Type::Int64, rows, i64.data()),
-            fixed(Type::UInt64, rows, u64.data()),
-            fixed(Type::Double, rows, f64.data()),
-            list};
+    using testing::fixed_column;
+    return {fixed_column(Type::FixedSizeBinary, rows, packed.data(), 96),
+            fixed_column(Type::UInt16, rows, ply.data()),
+            fixed_column(Type::Int8, rows, i8.data()),
+            fixed_column(Type::UInt8, rows, u8.data()),
+            fixed_column(Type::Int16, rows, i16.data()),
+            fixed_column(Type::UInt32, rows, u32.data()),
+            fixed_column(Type::Int64, rows, i64.data()),
+            fixed_column(Type::UInt64, rows, u64.data()),
+            fixed_column(Type::Double, rows, f64.data()),
+            testing::candidates_column(rows, offsets.data(), static_cast<int64_t>(mv.size()), mv.data(), prob.data(),
+                                       cp.data(), cp_valid.data(), cp_nulls)};
   }
 };
 
