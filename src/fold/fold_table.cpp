@@ -5,6 +5,7 @@
 #include <span>
 
 #include "fold/board_hash.h"
+#include "shard/shard_writer.h"
 
 namespace manaka::fold {
 
@@ -118,6 +119,25 @@ void FoldTable::join_group(const Pending& p) {
   ++grp.weight;
   grp.sum_z += static_cast<int64_t>(p.value_z);  // validated: exactly -1, 0 or 1
   grp.sum_q += static_cast<double>(p.value_q);
+}
+
+Status FoldTable::emit_to(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch,
+                          shard::ShardSink& sink) const {
+  const Group& grp = groups_[group];
+  if (grp.weight != 1 || source_ != stream::PolicySource::Visits) {
+    emit(group, rule, row, scratch);
+    return sink.append(row);
+  }
+  std::memcpy(row.packed.data(), boards_.data() + uint64_t{group} * kBoardBytes, kBoardBytes);
+  row.ply = grp.ply;
+  row.weight = 1;
+  row.value_z = static_cast<float>(static_cast<double>(grp.sum_z));  // emit()'s mean of one
+  row.value_q = static_cast<float>(grp.sum_q);
+  const uint64_t lo = cand_begin_[grp.first], hi = cand_begin_[grp.first + 1];
+  MANAKA_ASSIGN_OR_RETURN(shard::CandidateSlots slots, sink.open_row(row, hi - lo));
+  std::copy(mv_.begin() + static_cast<ptrdiff_t>(lo), mv_.begin() + static_cast<ptrdiff_t>(hi), slots.mv.begin());
+  normalise_visits(std::span<const uint32_t>(value_.data() + lo, hi - lo), slots.prob);
+  return sink.close_row();
 }
 
 void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch) const {

@@ -40,6 +40,10 @@
 #include "shard/row.h"
 #include "stream/format.h"
 
+namespace manaka::shard {
+class ShardSink;
+}
+
 namespace manaka::fold {
 
 class FoldTable {
@@ -99,14 +103,24 @@ class FoldTable {
                      std::forward<Sink>(sink));
   }
 
+  // emit() into a shard: a row of one record with visit counts (most
+  // self-play rows) goes straight into the sink's row group, its mv and prob
+  // written in place (no Row, no copy of it); any other through emit() and
+  // sink.append(). The same values either way.
+  Status emit_to(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch,
+                 shard::ShardSink& sink) const;
+
   // A group of one of several tables (a fold split by board hash, each part
   // folded on its own thread).
   struct GroupRef {
     const FoldTable* table;
     uint32_t group;
   };
-  // Emits rows at(0), ..., at(n - 1) (at(k) -> GroupRef), prefetching ahead
-  // as emit_in_order does.
+  // Calls visit(GroupRef) -> Status for at(0), ..., at(n - 1) (at(k) ->
+  // GroupRef), prefetching ahead as emit_in_order does; stops at the first error.
+  template <typename At, typename Visit>
+  static Status visit_each(size_t n, At&& at, Visit&& visit);
+  // Emits rows at(0), ..., at(n - 1) through emit() and sink(const Row&).
   template <typename At, typename Sink>
   static Status emit_each(size_t n, At&& at, const PolicyRule& rule, EmitScratch& scratch, Sink&& sink);
 
@@ -166,22 +180,28 @@ class FoldTable {
   EmitScratch scratch_;  // the single-threaded emit()'s
 };
 
-template <typename At, typename Sink>
-Status FoldTable::emit_each(size_t n, At&& at, const PolicyRule& rule, EmitScratch& scratch, Sink&& sink) {
+template <typename At, typename Visit>
+Status FoldTable::visit_each(size_t n, At&& at, Visit&& visit) {
   constexpr size_t kFar = 24, kMid = 12, kNear = 6;  // rows ahead of the one emitted
   for (size_t k = 0; k < std::min(n, kFar); ++k) { const GroupRef g = at(k); g.table->prefetch_group(g.group); }
   for (size_t k = 0; k < std::min(n, kMid); ++k) { const GroupRef g = at(k); g.table->prefetch_record_of(g.group); }
   for (size_t k = 0; k < std::min(n, kNear); ++k) { const GroupRef g = at(k); g.table->prefetch_candidates_of(g.group); }
-  shard::Row row;
   for (size_t k = 0; k < n; ++k) {
     if (k + kFar < n) { const GroupRef g = at(k + kFar); g.table->prefetch_group(g.group); }
     if (k + kMid < n) { const GroupRef g = at(k + kMid); g.table->prefetch_record_of(g.group); }
     if (k + kNear < n) { const GroupRef g = at(k + kNear); g.table->prefetch_candidates_of(g.group); }
-    const GroupRef g = at(k);
-    g.table->emit(g.group, rule, row, scratch);
-    MANAKA_RETURN_NOT_OK(sink(static_cast<const shard::Row&>(row)));
+    MANAKA_RETURN_NOT_OK(visit(at(k)));
   }
   return Status();
+}
+
+template <typename At, typename Sink>
+Status FoldTable::emit_each(size_t n, At&& at, const PolicyRule& rule, EmitScratch& scratch, Sink&& sink) {
+  shard::Row row;
+  return visit_each(n, at, [&](const GroupRef g) {
+    g.table->emit(g.group, rule, row, scratch);
+    return sink(static_cast<const shard::Row&>(row));
+  });
 }
 
 }  // namespace manaka::fold

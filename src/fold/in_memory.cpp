@@ -154,11 +154,12 @@ Status pack_in_memory(PackContext& ctx) {
     auto at = [&](size_t k) {
       return FoldTable::GroupRef{&parts[rows[k] >> 32]->table, static_cast<uint32_t>(rows[k])};
     };
-    return FoldTable::emit_each(rows.size(), at, ctx.rule, scratch,
-                                [&](const shard::Row& row) {
-                                  PackContext::count(row, tally);
-                                  return sink.append(row);
-                                });
+    shard::Row row;
+    return FoldTable::visit_each(rows.size(), at, [&](const FoldTable::GroupRef g) {
+      MANAKA_RETURN_NOT_OK(g.table->emit_to(g.group, ctx.rule, row, scratch, sink));
+      PackContext::count(row, tally);  // its head is the row's (weight counted)
+      return Status();
+    });
   });
   ctx.release = std::jthread([parts = std::move(parts), order = std::move(order)]() mutable {
     parts.clear();

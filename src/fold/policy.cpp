@@ -17,15 +17,23 @@ MateBand mate_band(const stream::Header& header) {
   return band;
 }
 
-void normalise_visits(std::span<const uint64_t> visits, std::span<float> prob) {
+namespace {
+
+template <typename V>
+void normalise(std::span<const V> visits, std::span<float> prob) {
   assert(visits.size() == prob.size());
   uint64_t total = 0;
-  for (uint64_t v : visits) total += v;
+  for (V v : visits) total += v;
   const double inv = total > 0 ? 1.0 / static_cast<double>(total) : 0.0;
   for (size_t i = 0; i < visits.size(); ++i) {
     prob[i] = static_cast<float>(static_cast<double>(visits[i]) * inv);
   }
 }
+
+}  // namespace
+
+void normalise_visits(std::span<const uint64_t> visits, std::span<float> prob) { normalise(visits, prob); }
+void normalise_visits(std::span<const uint32_t> visits, std::span<float> prob) { normalise(visits, prob); }
 
 void softmax_cp(std::span<const int16_t> cp, double temperature, std::span<float> prob) {
   assert(cp.size() == prob.size() && !cp.empty() && temperature > 0);

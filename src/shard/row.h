@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "stream/format.h"
@@ -41,6 +42,13 @@ struct Row {
     cp.clear();
   }
   bool operator==(const Row&) const = default;
+};
+
+// A row's candidates written in place, straight into a row group's columns
+// (RowGroupBuffer::open_row): n slots of each, valid until the next row.
+struct CandidateSlots {
+  std::span<uint16_t> mv;
+  std::span<float> prob;
 };
 
 }  // namespace manaka::shard

@@ -23,6 +23,22 @@ void RowGroupBuffer::append(const Row& row) {
   offsets_.push_back(static_cast<int64_t>(mv_.size()));
 }
 
+CandidateSlots RowGroupBuffer::open_row(const Row& head, size_t n) {
+  if (ply_.empty() && last_rows_ > 0) reserve_like_last();
+  packed_.insert(packed_.end(), head.packed.begin(), head.packed.end());
+  ply_.push_back(head.ply);
+  value_z_.push_back(head.value_z);
+  value_q_.push_back(head.value_q);
+  weight_.push_back(head.weight);
+  const size_t at = mv_.size();
+  mv_.resize(at + n);  // left for the caller: not zeroed
+  prob_.resize(at + n);
+  cp_.resize(at + n, kNullCp);
+  null_cps_ += static_cast<int64_t>(n);
+  offsets_.push_back(static_cast<int64_t>(at + n));
+  return {std::span<uint16_t>(mv_.data() + at, n), std::span<float>(prob_.data() + at, n)};
+}
+
 // Sizes each column for a row group like the last one, so the vectors (moved
 // out by take_columns) do not regrow by doubling every row group.
 void RowGroupBuffer::reserve_like_last() {
@@ -40,15 +56,15 @@ void RowGroupBuffer::reserve_like_last() {
 
 namespace {
 
-template <typename T>
-std::vector<T> take(std::vector<T>& v) {
-  std::vector<T> out = std::move(v);
+template <typename V>
+V take(V& v) {
+  V out = std::move(v);
   v = {};
   return out;
 }
 
 // Validity bitmap (bit set = valid), LSB first as Arrow lays it out.
-std::vector<uint8_t> cp_validity(const std::vector<int16_t>& cp, int64_t nulls) {
+std::vector<uint8_t> cp_validity(const UninitVector<int16_t>& cp, int64_t nulls) {
   std::vector<uint8_t> bits((cp.size() + 7) / 8, 0);
   if (static_cast<size_t>(nulls) == cp.size()) return bits;  // self-play: every cp null
   for (size_t i = 0; i < cp.size(); ++i) {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/default_init.h"
 #include "core/status.h"
 #include "parquet/column.h"
 #include "shard/row.h"
@@ -27,9 +28,9 @@ struct RowGroupColumns {
   std::vector<float> value_z, value_q;
   std::vector<uint32_t> weight;
   std::vector<int32_t> offsets;  // rows + 1
-  std::vector<uint16_t> mv;
-  std::vector<float> prob;
-  std::vector<int16_t> cp;
+  UninitVector<uint16_t> mv;
+  UninitVector<float> prob;
+  UninitVector<int16_t> cp;
   std::vector<uint8_t> cp_validity;  // bit set = valid, LSB first; empty: no null cp
   int64_t null_cps = 0;
 
@@ -41,6 +42,11 @@ struct RowGroupColumns {
 class RowGroupBuffer {
  public:
   void append(const Row& row);
+  // append() of a row whose candidates the caller writes in place: `head`'s
+  // fields but its candidate vectors are copied, n candidates are added,
+  // their cp null, and their mv and prob slots handed out to be filled
+  // before the next row.
+  CandidateSlots open_row(const Row& head, size_t n);
   int64_t rows() const { return static_cast<int64_t>(ply_.size()); }
   // The buffered rows as columns; the buffer is left empty. Fails only when
   // one row group holds more than 2^31 - 1 candidates (list<> offsets are int32).
@@ -52,9 +58,9 @@ class RowGroupBuffer {
   std::vector<float> value_z_, value_q_;
   std::vector<uint32_t> weight_;
   std::vector<int64_t> offsets_{0};
-  std::vector<uint16_t> mv_;
-  std::vector<float> prob_;
-  std::vector<int16_t> cp_;
+  UninitVector<uint16_t> mv_;
+  UninitVector<float> prob_;
+  UninitVector<int16_t> cp_;
   int64_t null_cps_ = 0;
   int64_t last_rows_ = 0, last_cands_ = 0;
 

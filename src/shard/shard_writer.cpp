@@ -270,10 +270,23 @@ ShardSink::~ShardSink() {
 }
 
 Status ShardSink::append(const Row& row) {
-  if (appended_ >= rows_)
-    return Status::invalid(shard_path(writer_.options_.prefix, shard_) + ": more than the shard's " +
-                           std::to_string(rows_) + " rows");
+  MANAKA_RETURN_NOT_OK(check_room());
   group_->append(row);
+  return close_row();
+}
+
+Result<CandidateSlots> ShardSink::open_row(const Row& head, size_t n) {
+  MANAKA_RETURN_NOT_OK(check_room());
+  return group_->open_row(head, n);
+}
+
+Status ShardSink::check_room() const {
+  if (appended_ < rows_) return Status();
+  return Status::invalid(shard_path(writer_.options_.prefix, shard_) + ": more than the shard's " +
+                         std::to_string(rows_) + " rows");
+}
+
+Status ShardSink::close_row() {
   ++appended_;
   if (group_->rows() >= writer_.options_.row_group_rows) return flush_group();
   return Status();

@@ -124,10 +124,15 @@ class ShardSink {
   uint64_t first_row() const { return first_row_; }
   uint64_t rows() const { return rows_; }
   Status append(const Row& row);
+  // append() with the row's candidates written in place (RowGroupBuffer::
+  // open_row): fill the slots, then close_row().
+  Result<CandidateSlots> open_row(const Row& head, size_t n);
+  Status close_row();
 
  private:
   friend class ShardWriter;
   ShardSink(ShardWriter& writer, uint64_t shard, uint64_t first_row, uint64_t rows, bool background);
+  Status check_room() const;  // another row fits the shard
   Status flush_group();
   Status write_group(const RowGroupColumns& group);  // on the encoding thread, when there is one
   Status wait_encoding();
