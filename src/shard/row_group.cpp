@@ -8,14 +8,18 @@
 
 namespace manaka::shard {
 
-void RowGroupBuffer::append(const Row& row) {
-  assert(row.mv.size() == row.prob.size() && row.mv.size() == row.cp.size());
+void RowGroupBuffer::append_head(const Row& row) {
   if (ply_.empty() && last_rows_ > 0) reserve_like_last();
   packed_.insert(packed_.end(), row.packed.begin(), row.packed.end());
   ply_.push_back(row.ply);
   value_z_.push_back(row.value_z);
   value_q_.push_back(row.value_q);
   weight_.push_back(row.weight);
+}
+
+void RowGroupBuffer::append(const Row& row) {
+  assert(row.mv.size() == row.prob.size() && row.mv.size() == row.cp.size());
+  append_head(row);
   mv_.insert(mv_.end(), row.mv.begin(), row.mv.end());
   prob_.insert(prob_.end(), row.prob.begin(), row.prob.end());
   cp_.insert(cp_.end(), row.cp.begin(), row.cp.end());
@@ -24,12 +28,7 @@ void RowGroupBuffer::append(const Row& row) {
 }
 
 CandidateSlots RowGroupBuffer::open_row(const Row& head, size_t n) {
-  if (ply_.empty() && last_rows_ > 0) reserve_like_last();
-  packed_.insert(packed_.end(), head.packed.begin(), head.packed.end());
-  ply_.push_back(head.ply);
-  value_z_.push_back(head.value_z);
-  value_q_.push_back(head.value_q);
-  weight_.push_back(head.weight);
+  append_head(head);
   const size_t at = mv_.size();
   mv_.resize(at + n);  // left for the caller: not zeroed
   prob_.resize(at + n);

@@ -65,6 +65,7 @@ class RowGroupBuffer {
   int64_t last_rows_ = 0, last_cands_ = 0;
 
   void reserve_like_last();
+  void append_head(const Row& row);  // the fields but the candidates
 };
 
 }  // namespace manaka::shard
