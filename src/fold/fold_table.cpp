@@ -78,10 +78,22 @@ Status FoldTable::add(const stream::RecordView& rec, uint64_t board_hash) {
   std::memcpy(p.board.data(), rec.packed.data(), kBoardBytes);
   __builtin_prefetch(&index_[p.tag & index_mask_]);
   next_.push_back(kEnd);
-  const bool visits = source_ == stream::PolicySource::Visits;
-  for (const stream::Candidate& c : rec.candidates) {
-    mv_.push_back(c.mv);
-    value_.push_back(visits ? c.visits : static_cast<uint16_t>(c.cp));
+  // Sized once, then filled: a push_back per candidate checks the capacity each time.
+  const size_t at = mv_.size(), n = rec.candidates.size();
+  mv_.resize(at + n);
+  value_.resize(at + n);
+  uint16_t* mv = mv_.data() + at;
+  uint32_t* value = value_.data() + at;
+  if (source_ == stream::PolicySource::Visits) {
+    for (size_t i = 0; i < n; ++i) {
+      mv[i] = rec.candidates[i].mv;
+      value[i] = rec.candidates[i].visits;
+    }
+  } else {
+    for (size_t i = 0; i < n; ++i) {
+      mv[i] = rec.candidates[i].mv;
+      value[i] = static_cast<uint16_t>(rec.candidates[i].cp);
+    }
   }
   cand_begin_.push_back(mv_.size());
 

@@ -15,6 +15,8 @@
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace manaka::fold {
@@ -44,6 +46,18 @@ struct MappedAllocator {
     } else {
       ::munmap(p, bytes);
     }
+  }
+
+  // resize() leaves new elements default-initialised (trivial types: not
+  // zeroed): every arena here is written before it is read, and zeroing
+  // would be a second pass over gigabytes (core/default_init.h does the same).
+  template <typename U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
 
   template <typename U>
