@@ -140,11 +140,7 @@ Status FoldTable::emit_to(uint32_t group, const PolicyRule& rule, shard::Row& ro
     emit(group, rule, row, scratch);
     return sink.append(row);
   }
-  std::memcpy(row.packed.data(), boards_.data() + uint64_t{group} * kBoardBytes, kBoardBytes);
-  row.ply = grp.ply;
-  row.weight = 1;
-  row.value_z = static_cast<float>(static_cast<double>(grp.sum_z));  // emit()'s mean of one
-  row.value_q = static_cast<float>(grp.sum_q);
+  emit_head(group, row);
   const uint64_t lo = cand_begin_[grp.first], hi = cand_begin_[grp.first + 1];
   MANAKA_ASSIGN_OR_RETURN(shard::CandidateSlots slots, sink.open_row(row, hi - lo));
   std::copy(mv_.begin() + static_cast<ptrdiff_t>(lo), mv_.begin() + static_cast<ptrdiff_t>(hi), slots.mv.begin());
@@ -152,7 +148,7 @@ Status FoldTable::emit_to(uint32_t group, const PolicyRule& rule, shard::Row& ro
   return sink.close_row();
 }
 
-void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch) const {
+void FoldTable::emit_head(uint32_t group, shard::Row& row) const {
   assert(pending_count_ == 0);
   const Group& grp = groups_[group];
   std::memcpy(row.packed.data(), boards_.data() + uint64_t{group} * kBoardBytes, kBoardBytes);
@@ -160,6 +156,11 @@ void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, Em
   row.weight = grp.weight;
   row.value_z = static_cast<float>(static_cast<double>(grp.sum_z) / grp.weight);
   row.value_q = static_cast<float>(grp.sum_q / grp.weight);
+}
+
+void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch) const {
+  const Group& grp = groups_[group];
+  emit_head(group, row);
   row.clear_candidates();
   const bool by_visits = source_ == stream::PolicySource::Visits;
 

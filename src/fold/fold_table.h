@@ -148,6 +148,7 @@ class FoldTable {
   };
 
   void join_group(const Pending& p);
+  void emit_head(uint32_t group, shard::Row& row) const;  // the row's fields but its candidates
   uint32_t find_or_insert(const uint8_t* board, uint32_t tag);
   void prefetch_group(uint32_t g) const { __builtin_prefetch(&groups_[g]); }
   void prefetch_record_of(uint32_t g) const {

@@ -65,64 +65,36 @@ inline uint64_t record_fingerprint(const stream::RecordView& rec) {
 Result<Inputs> open_inputs(const std::vector<std::string>& paths);
 
 // Reads every record of every input in order and calls
-// on_record(const stream::RecordView&) -> Status for each. progress (may be
-// null) advances by bytes across all streams and by records. An error from
-// the reader or from on_record stops the read; on_record's own errors get
-// the file and record prefixed.
-template <typename OnRecord>
-Status read_records(const Inputs& inputs, Progress* progress, OnRecord&& on_record) {
-  uint64_t bytes_before = 0, records = 0;
-  for (const std::string& path : inputs.paths) {
-    MANAKA_ASSIGN_OR_RETURN(auto reader, stream::Reader::open(path));
-    stream::RecordView rec;
-    while (true) {
-      const uint64_t at = reader.byte_offset();
-      MANAKA_ASSIGN_OR_RETURN(bool more, reader.next(rec));
-      if (!more) break;
-      Status st = on_record(rec);
-      if (!st.ok()) {
-        return std::move(st).with_context(
-            stream::record_context(path, reader.record_index() - 1, at));
-      }
-      ++records;
-      if (progress) progress->update(bytes_before + reader.byte_offset(), records);
-    }
-    bytes_before += reader.byte_offset();
-  }
-  if (progress) progress->update(bytes_before, records);
-  return Status();
-}
-
-// read_records for a reader that keeps only some records (Reader::next_kept,
-// which checks every rule of a kept record and only the framing of the
-// rest): keep(const uint8_t* packed) -> bool, then on_record(rec, index) ->
-// Status for each record kept, index counting every input's records. On a
-// failure *failed_at is the index of the record that failed, so that readers
-// splitting the input between them can report the earliest.
+// on_record(rec, index) -> Status for each record keep(const uint8_t*
+// packed) -> bool accepts, index counting every input's records. A kept
+// record is checked against every rule; a refused one only framed
+// (Reader::next_kept), so readers that split the input between them check
+// each record once. progress (may be null) advances by bytes across all
+// streams and by records. An error from the reader or from on_record stops
+// the read; on_record's own errors get the file and record prefixed. On a
+// failure *failed_at (when given) is the index of the record that failed,
+// so that readers splitting the input can report the earliest.
 template <typename Keep, typename OnRecord>
 Status read_kept_records(const Inputs& inputs, Progress* progress, Keep&& keep, OnRecord&& on_record,
-                         uint64_t* failed_at) {
+                         uint64_t* failed_at = nullptr) {
   uint64_t bytes_before = 0, records_before = 0;
+  auto fail = [&](Status st, uint64_t index) {
+    if (failed_at) *failed_at = index;
+    return st;
+  };
   for (const std::string& path : inputs.paths) {
     auto reader = stream::Reader::open(path);
-    if (!reader.ok()) {
-      *failed_at = records_before;
-      return std::move(reader).take_status();
-    }
+    if (!reader.ok()) return fail(std::move(reader).take_status(), records_before);
     stream::RecordView rec;
     while (true) {
       auto more = reader->next_kept(rec, keep);
-      if (!more.ok()) {
-        *failed_at = records_before + reader->record_index();
-        return std::move(more).take_status();
-      }
+      if (!more.ok()) return fail(std::move(more).take_status(), records_before + reader->record_index());
       if (!*more) break;
       const uint64_t index = reader->record_index() - 1;
       Status st = on_record(rec, records_before + index);
       if (!st.ok()) {
-        *failed_at = records_before + index;
-        return std::move(st).with_context(
-            stream::record_context(path, index, reader->byte_offset() - stream::record_size(rec.packed.size(), rec.candidates.size())));
+        const uint64_t start = reader->byte_offset() - stream::record_size(rec.packed.size(), rec.candidates.size());
+        return fail(std::move(st).with_context(stream::record_context(path, index, start)), records_before + index);
       }
       if (progress) progress->update(bytes_before + reader->byte_offset(), records_before + reader->record_index());
     }
@@ -131,6 +103,15 @@ Status read_kept_records(const Inputs& inputs, Progress* progress, Keep&& keep, 
   }
   if (progress) progress->update(bytes_before, records_before);
   return Status();
+}
+
+// Every record, each checked against every rule: on_record(const
+// stream::RecordView&) -> Status.
+template <typename OnRecord>
+Status read_records(const Inputs& inputs, Progress* progress, OnRecord&& on_record) {
+  return read_kept_records(
+      inputs, progress, [](const uint8_t*) { return true; },
+      [&](const stream::RecordView& rec, uint64_t) { return on_record(rec); });
 }
 
 }  // namespace manaka::fold

@@ -36,6 +36,16 @@ inline bool is_integer(Type t) { return t >= Type::Int8 && t <= Type::UInt64; }
 // Strings and bytes, in any of Arrow's three layouts.
 inline bool is_text(Type t) { return t >= Type::Utf8 && t <= Type::BinaryView; }
 inline bool is_list(Type t) { return t == Type::List || t == Type::LargeList; }
+// Bytes of one value of a fixed-width numeric type; 0 for any other type.
+inline int value_width(Type t) {
+  switch (t) {
+    case Type::Int8: case Type::UInt8: return 1;
+    case Type::Int16: case Type::UInt16: return 2;
+    case Type::Int32: case Type::UInt32: case Type::Float: return 4;
+    case Type::Int64: case Type::UInt64: case Type::Double: return 8;
+    default: return 0;
+  }
+}
 
 // One column of a schema. Writers take a description; readers fill one,
 // type_name included.

@@ -13,13 +13,7 @@ void set_bit(std::vector<uint8_t>& bits, int64_t i, bool on) {
 }  // namespace
 
 ColumnBuilder::ColumnBuilder(const Field& field) : type_(field.type) {
-  switch (type_) {
-    case Type::Int8: case Type::UInt8: width_ = 1; break;
-    case Type::Int16: case Type::UInt16: width_ = 2; break;
-    case Type::Int32: case Type::UInt32: case Type::Float: width_ = 4; break;
-    case Type::Int64: case Type::UInt64: case Type::Double: width_ = 8; break;
-    default: break;
-  }
+  width_ = static_cast<size_t>(value_width(type_));
   if (is_text(type_) || is_list(type_)) {
     assert(type_ == Type::Utf8 || type_ == Type::Binary || type_ == Type::List);
     offsets_.push_back(0);

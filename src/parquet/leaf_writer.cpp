@@ -28,16 +28,10 @@ namespace {
 
 bool fixed_width(const Field& f) { return physical_of(f.type) != ::parquet::Type::UNDEFINED; }
 
-int width_of(const Field& f) {
-  switch (f.type) {
-    case Type::Int8: case Type::UInt8: return 1;
-    case Type::Int16: case Type::UInt16: return 2;
-    case Type::Int32: case Type::UInt32: case Type::Float: return 4;
-    case Type::Int64: case Type::UInt64: case Type::Double: return 8;
-    case Type::FixedSizeBinary: return f.byte_width;
-    default: return 0;
-  }
-}
+int width_of(const Field& f) { return f.type == Type::FixedSizeBinary ? f.byte_width : value_width(f.type); }
+
+static_assert(sizeof(::parquet::FixedLenByteArray) == sizeof(const uint8_t*),
+              "LeafScratch::fixed holds FixedLenByteArray's one pointer");
 
 // Leaf `leaf` of the descriptor holds what field f writes at the given levels.
 bool leaf_is(const ::parquet::SchemaDescriptor& leaves, int leaf, const Field& f, int16_t max_def, int16_t max_rep) {
@@ -57,11 +51,9 @@ void widen(const uint8_t* from, int64_t count, int32_t* to) {
   }
 }
 
-bool is_set(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
-
-// `count` values of a fixed-width field from element `from` of c (whose
-// nulls, if any, the caller has already left out: `valid`, when given, says
-// which of the count to take), written with the given levels.
+// `count` values of a fixed-width field from element `from` of c, written
+// with the given levels; with skip_nulls, c's null elements are left out
+// (the levels say where they were).
 Status write_values(::parquet::ColumnWriter& w, const Field& f, const Column& c, int64_t from, int64_t count,
                     int64_t levels, const int16_t* def, const int16_t* rep, bool skip_nulls, LeafScratch& s) {
   const int width = width_of(f);
@@ -71,7 +63,7 @@ Status write_values(::parquet::ColumnWriter& w, const Field& f, const Column& c,
     s.values.resize(static_cast<size_t>(count) * width);
     uint8_t* out = s.values.data();
     for (int64_t i = 0; i < count; ++i) {
-      if (!is_set(c.validity, c.offset + from + i)) continue;
+      if (c.is_null(from + i)) continue;
       std::memcpy(out, base + i * width, static_cast<size_t>(width));
       out += width;
     }
@@ -155,7 +147,7 @@ Status write_list(::parquet::RowGroupWriter& group, const Field& f, const Column
           continue;
         }
         for (int64_t i = 0; i < n; ++i, ++e, ++at)
-          s.def[static_cast<size_t>(at)] = is_set(values.validity, values.offset + e) ? max_def : 1;
+          s.def[static_cast<size_t>(at)] = values.is_null(e) ? 1 : max_def;
       }
     } else if (def_for != fill) {
       def_for = fill;

@@ -60,17 +60,24 @@ def sfen_of(packed: np.ndarray) -> str:
     return without_move_number(shogi.Board.unpack(packed.tobytes()).sfen())
 
 
-def test_psv_decodes_to_cshogis_boards_and_moves(tmp_path: Path) -> None:
-    rng = random.Random(1)
+def random_psv(seed: int, playout_seed: int) -> Tuple[np.ndarray, List[Tuple[str, str]]]:
+    """N PackedSfenValue records of random playouts (cshogi writes them), and
+    each one's board (without its move number) and move in USI."""
+    rng = random.Random(seed)
     recs = np.zeros(N, cshogi.PackedSfenValue)
     expected: List[Tuple[str, str]] = []
-    for i, (board, move) in enumerate(playouts(seed=20261201, target=N)):
+    for i, (board, move) in enumerate(playouts(seed=playout_seed, target=N)):
         board.to_psfen(recs[i : i + 1]["sfen"])
         recs[i]["score"] = rng.randint(-3000, 3000)
         recs[i]["move"] = cshogi.move16_to_psv(cshogi.move16(move))
         recs[i]["gamePly"] = board.move_number
         recs[i]["game_result"] = rng.choice([-1, 0, 1])
         expected.append((without_move_number(board.sfen()), cshogi.move_to_usi(move)))
+    return recs, expected
+
+
+def test_psv_decodes_to_cshogis_boards_and_moves(tmp_path: Path) -> None:
+    recs, expected = random_psv(1, 20261201)
     src = tmp_path / "a.psv"
     recs.tofile(src)
     summary = stream.import_from("psv", src, tmp_path / "a.mpk", eval_coef=EVAL_COEF, mate_scale=32000, threads=2)
@@ -259,14 +266,7 @@ def best_of(row: dict) -> dict:
 
 
 def test_export_of_a_cp_shard_set_matches_its_rows(tmp_path: Path) -> None:
-    rng = random.Random(5)
-    recs = np.zeros(N, cshogi.PackedSfenValue)
-    for i, (board, move) in enumerate(playouts(seed=20261205, target=N)):
-        board.to_psfen(recs[i : i + 1]["sfen"])
-        recs[i]["score"] = rng.randint(-3000, 3000)
-        recs[i]["move"] = cshogi.move16_to_psv(cshogi.move16(move))
-        recs[i]["gamePly"] = board.move_number
-        recs[i]["game_result"] = rng.choice([-1, 0, 1])
+    recs, _ = random_psv(5, 20261205)
     recs.tofile(tmp_path / "a.psv")
     stream.import_from("psv", tmp_path / "a.psv", tmp_path / "a.mpk", eval_coef=EVAL_COEF, mate_scale=32000)
     shards.pack([str(tmp_path / "a.mpk")], str(tmp_path / "set" / "train"), seed=7, rows_per_shard=1000)

@@ -28,7 +28,7 @@ import ray
 from manaka._core import chess_corpus as _native
 from manaka.ray.generate_job import (MAX_RETRIES, RayGenerateSummary, manaka_executable,
                                      new_tmp, print_summary, run_job)
-from manaka.ray.tasks import fault, game_ranges, part_dir, publish_dir
+from manaka.ray.tasks import fault, part_dir, publish_dir
 
 __all__ = ["chess_corpus", "add_parser", "run"]
 
@@ -70,9 +70,6 @@ def chess_corpus(output: str, *, games: int, games_per_task: int, nodes: Optiona
     fault_task and fault_marker are for tests (tasks.fault)."""
     if sum(x is not None for x in (nodes, depth, movetime)) > 1:
         raise ValueError("chess_corpus: give at most one of nodes, depth, movetime")
-    if not 1 <= workers <= 256:
-        raise ValueError(f"workers must be 1..256, not {workers}")
-    ranges = game_ranges(games, games_per_task)
     args = ["--workers", str(workers)]
     for flag, value in (("--nodes", nodes), ("--depth", depth), ("--movetime", movetime), ("--seed", seed),
                         ("--opening-plies", opening_plies), ("--shard-size", shard_size), ("--engine", engine),
@@ -81,11 +78,8 @@ def chess_corpus(output: str, *, games: int, games_per_task: int, nodes: Optiona
             args += [flag, str(value)]
     if pgn:
         args.append("--pgn")
-    job = {"job": "chess-corpus", "args": args, "games": games, "games_per_task": games_per_task}
-    task = _corpus_task.options(num_cpus=workers)
-    return run_job("chess-corpus", output, job, ranges, overwrite, progress,
-                   lambda i, first, n, work: task.remote(args, i, first, n, work, fault_task, fault_marker),
-                   _assemble, work_dir, filesystem)
+    return run_job("chess-corpus", output, {"args": args}, games, games_per_task, workers, _corpus_task, args,
+                   _assemble, overwrite, progress, work_dir, filesystem, fault_task, fault_marker)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

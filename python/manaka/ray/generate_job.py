@@ -21,10 +21,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional
 
 from manaka.ray import storage
-from manaka.ray.tasks import attempt_path, open_work, part_dir, read_done, run_round
+from manaka.ray.tasks import attempt_path, game_ranges, open_work, part_dir, read_done, run_round
 
 __all__ = ["RayGenerateSummary", "manaka_executable"]
 
@@ -61,14 +61,22 @@ def remove_output(path: str) -> None:
         os.remove(path)
 
 
-def run_job(name: str, output: str, job: Dict[str, Any], ranges: List[Tuple[int, int]], overwrite: bool,
-            progress: bool, submit: Callable[[int, int, int, str], Any],
-            assemble: Callable[[List[str], str], None], work_dir: Optional[str] = None,
-            filesystem: Any = None) -> RayGenerateSummary:
+def run_job(name: str, output: str, job: Dict[str, Any], games: int, games_per_task: int, workers: int,
+            task: Any, payload: Any, assemble: Callable[[List[str], str], None], overwrite: bool,
+            progress: bool, work_dir: Optional[str] = None, filesystem: Any = None,
+            fault_task: Optional[int] = None, fault_marker: Optional[str] = None) -> RayGenerateSummary:
     """The driver of a generation job: opens (or resumes) the work directory,
-    runs one task per missing range, assembles the parts into a staging
-    directory and renames it onto output (a local path), or uploads it
-    (a URI, or a path on ``filesystem``: storage.publish_tree)."""
+    runs one task per missing range of games (``task.remote(payload, i,
+    first, n, work, fault_task, fault_marker)``, asking Ray for ``workers``
+    CPUs: its engines), assembles the parts into a staging directory and
+    renames it onto output (a local path), or uploads it (a URI, or a path on
+    ``filesystem``: storage.publish_tree). ``job`` holds the job's own
+    arguments, recorded in job.json beside the games and their split."""
+    if not 1 <= workers <= 256:
+        raise ValueError(f"workers must be 1..256, not {workers}")
+    ranges = game_ranges(games, games_per_task)
+    job = {"job": name, **job, "games": games, "games_per_task": games_per_task}
+    remote = task.options(num_cpus=workers)
     start = time.monotonic()
     dest = storage.resolve(output, filesystem)
     work = storage.work_dir_for(dest, work_dir, ".ray-work")
@@ -78,7 +86,7 @@ def run_job(name: str, output: str, job: Dict[str, Any], ranges: List[Tuple[int,
 
     done = [read_done(part_dir(work, i)) for i in range(len(ranges))]
     todo = [i for i, d in enumerate(done) if d is None]
-    refs = [submit(i, ranges[i][0], ranges[i][1], work) for i in todo]
+    refs = [remote.remote(payload, i, ranges[i][0], ranges[i][1], work, fault_task, fault_marker) for i in todo]
     results = run_round(name, "games", refs, progress, lambda r: int(r["positions"]), "positions")
     for i, r in zip(todo, results):
         done[i] = r

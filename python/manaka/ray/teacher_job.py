@@ -29,7 +29,7 @@ from manaka import teacher
 from manaka._core import teacher as _native
 from manaka.ray.generate_job import (MAX_RETRIES, RayGenerateSummary, new_tmp,
                                      print_summary, run_job)
-from manaka.ray.tasks import fault, game_ranges, part_dir, publish_dir
+from manaka.ray.tasks import fault, part_dir, publish_dir
 
 __all__ = ["teacher_generate", "add_parser", "run"]
 
@@ -80,19 +80,14 @@ def teacher_generate(engine: str, output: str, *, games: int, games_per_task: in
     order. fault_task and fault_marker are for tests (tasks.fault)."""
     if depth is None and nodes is None:
         raise ValueError("teacher_generate: give depth or nodes")
-    if not 1 <= workers <= 256:
-        raise ValueError(f"workers must be 1..256, not {workers}")
-    ranges = game_ranges(games, games_per_task)
     options = {"engine": os.path.abspath(engine) if os.path.exists(engine) else engine, "multipv": multipv,
                "depth": depth, "nodes": nodes, "workers": workers, "seed": seed, "opening_plies": opening_plies,
                "max_plies": max_plies, "mate_scale": mate_scale,
                "engine_options": {str(k): str(v) for k, v in (engine_options or {}).items()},
                "engine_timeout": engine_timeout}
-    job = {"job": "teacher-generate", "options": options, "games": games, "games_per_task": games_per_task}
-    task = _generate_task.options(num_cpus=workers)
-    return run_job("teacher-generate", output, job, ranges, overwrite, progress,
-                   lambda i, first, n, work: task.remote(options, i, first, n, work, fault_task, fault_marker),
-                   _assemble, work_dir, filesystem)
+    return run_job("teacher-generate", output, {"options": options}, games, games_per_task, workers,
+                   _generate_task, options, _assemble, overwrite, progress, work_dir, filesystem, fault_task,
+                   fault_marker)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
