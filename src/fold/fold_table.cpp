@@ -1,5 +1,6 @@
 #include "fold/fold_table.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <span>
@@ -83,11 +84,13 @@ Status FoldTable::add(const stream::RecordView& rec, uint64_t board_hash) {
   mv_.resize(at + n);
   value_.resize(at + n);
   uint16_t* mv = mv_.data() + at;
-  uint32_t* value = value_.data() + at;
+  uint16_t* value = value_.data() + at;
   if (source_ == stream::PolicySource::Visits) {
     for (size_t i = 0; i < n; ++i) {
       mv[i] = rec.candidates[i].mv;
-      value[i] = rec.candidates[i].visits;
+      const uint32_t v = rec.candidates[i].visits;
+      value[i] = v < kWide ? static_cast<uint16_t>(v) : kWide;
+      if (v >= kWide) [[unlikely]] wide_.push_back({at + i, v});
     }
   } else {
     for (size_t i = 0; i < n; ++i) {
@@ -133,18 +136,30 @@ void FoldTable::join_group(const Pending& p) {
   grp.sum_q += static_cast<double>(p.value_q);
 }
 
+uint32_t FoldTable::wide_visits(uint64_t i) const {
+  const auto it = std::lower_bound(wide_.begin(), wide_.end(), i, [](const Wide& w, uint64_t at) { return w.at < at; });
+  assert(it != wide_.end() && it->at == i);
+  return it->visits;
+}
+
+bool FoldTable::any_wide(uint64_t lo, uint64_t hi) const {
+  if (wide_.empty()) return false;
+  const auto it = std::lower_bound(wide_.begin(), wide_.end(), lo, [](const Wide& w, uint64_t at) { return w.at < at; });
+  return it != wide_.end() && it->at < hi;
+}
+
 Status FoldTable::emit_to(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch,
                           shard::ShardSink& sink) const {
   const Group& grp = groups_[group];
-  if (grp.weight != 1 || source_ != stream::PolicySource::Visits) {
+  const uint64_t lo = cand_begin_[grp.first], hi = cand_begin_[grp.first + 1];
+  if (grp.weight != 1 || source_ != stream::PolicySource::Visits || any_wide(lo, hi)) {
     emit(group, rule, row, scratch);
     return sink.append(row);
   }
   emit_head(group, row);
-  const uint64_t lo = cand_begin_[grp.first], hi = cand_begin_[grp.first + 1];
   MANAKA_ASSIGN_OR_RETURN(shard::CandidateSlots slots, sink.open_row(row, hi - lo));
   std::copy(mv_.begin() + static_cast<ptrdiff_t>(lo), mv_.begin() + static_cast<ptrdiff_t>(hi), slots.mv.begin());
-  normalise_visits(std::span<const uint32_t>(value_.data() + lo, hi - lo), slots.prob);
+  normalise_visits(std::span<const uint16_t>(value_.data() + lo, hi - lo), slots.prob);
   return sink.close_row();
 }
 
@@ -170,8 +185,8 @@ void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, Em
     row.mv.assign(mv_.begin() + static_cast<ptrdiff_t>(lo), mv_.begin() + static_cast<ptrdiff_t>(hi));
     row.prob.resize(n);
     if (by_visits) {
-      scratch.visits.assign(value_.begin() + static_cast<ptrdiff_t>(lo),
-                     value_.begin() + static_cast<ptrdiff_t>(hi));
+      scratch.visits.resize(n);
+      for (size_t i = 0; i < n; ++i) scratch.visits[i] = visits_at(lo + i);
       row.cp.assign(n, shard::kNullCp);
       normalise_visits(scratch.visits, row.prob);
     } else {
@@ -201,7 +216,7 @@ void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, Em
         scratch.listed.push_back(0);
       }
       if (by_visits) {
-        scratch.visits[s] += value_[i];
+        scratch.visits[s] += visits_at(i);
       } else {
         scratch.cp_sum[s] += static_cast<int16_t>(static_cast<uint16_t>(value_[i]));
       }

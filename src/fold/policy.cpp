@@ -33,7 +33,7 @@ void normalise(std::span<const V> visits, std::span<float> prob) {
 }  // namespace
 
 void normalise_visits(std::span<const uint64_t> visits, std::span<float> prob) { normalise(visits, prob); }
-void normalise_visits(std::span<const uint32_t> visits, std::span<float> prob) { normalise(visits, prob); }
+void normalise_visits(std::span<const uint16_t> visits, std::span<float> prob) { normalise(visits, prob); }
 
 void softmax_cp(std::span<const int16_t> cp, double temperature, std::span<float> prob) {
   assert(cp.size() == prob.size() && !cp.empty() && temperature > 0);

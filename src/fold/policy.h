@@ -54,8 +54,8 @@ struct PolicyRule {
 
 // prob[i] = visits[i] / sum(visits); spans of equal length, sum > 0.
 void normalise_visits(std::span<const uint64_t> visits, std::span<float> prob);
-// The same for one record's u32 counts, as stored (the same bits).
-void normalise_visits(std::span<const uint32_t> visits, std::span<float> prob);
+// The same for counts below 65535 as the fold table keeps them (the same bits).
+void normalise_visits(std::span<const uint16_t> visits, std::span<float> prob);
 
 // The softmax over cp at temperature t (> 0); spans of equal length >= 1.
 void softmax_cp(std::span<const int16_t> cp, double temperature, std::span<float> prob);

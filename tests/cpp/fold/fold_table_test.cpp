@@ -146,6 +146,29 @@ TEST(FoldTable, GroupsJoinInInputOrderAcrossTheLookahead) {
   EXPECT_EQ(row.mv[32], mv(17, 1)); // record 97 (97 % 80 = 17) last
 }
 
+TEST(FoldTable, VisitCountsPast16BitsKeepTheirShare) {
+  // The table keeps counts below 65535 in 16 bits and the rest aside.
+  FoldTable t(stream::PolicySource::Visits);
+  add(t, 1, 0, 0, 0.0f, {by_visits(A, 70000), by_visits(B, 1), by_visits(C, 65535), by_visits(D, 65534)});
+  add(t, 2, 0, 0, 0.0f, {by_visits(A, 4000000000u), by_visits(B, 65535)});
+  add(t, 3, 0, 0, 0.0f, {by_visits(A, 9)});
+  add(t, 2, 0, 0, 0.0f, {by_visits(B, 65535), by_visits(C, 2)});
+  shard::Row row;
+  t.emit(0, visit_rule(), row);  // one record: 70000 + 1 + 65535 + 65534 = 201070
+  EXPECT_EQ(row.mv, (std::vector<uint16_t>{A, B, C, D}));
+  EXPECT_FLOAT_EQ(row.prob[0], 70000.0f / 201070);
+  EXPECT_FLOAT_EQ(row.prob[1], 1.0f / 201070);
+  EXPECT_FLOAT_EQ(row.prob[2], 65535.0f / 201070);
+  EXPECT_FLOAT_EQ(row.prob[3], 65534.0f / 201070);
+  t.emit(1, visit_rule(), row);  // merged: A 4e9, B 65535 * 2, C 2; 4000131072 in all
+  EXPECT_EQ(row.mv, (std::vector<uint16_t>{A, B, C}));
+  EXPECT_FLOAT_EQ(row.prob[0], static_cast<float>(4e9 / 4000131072.0));
+  EXPECT_FLOAT_EQ(row.prob[1], static_cast<float>(131070.0 / 4000131072.0));
+  EXPECT_FLOAT_EQ(row.prob[2], static_cast<float>(2.0 / 4000131072.0));
+  t.emit(2, visit_rule(), row);
+  EXPECT_EQ(row.prob, (std::vector<float>{1.0f}));
+}
+
 TEST(FoldTable, ManyBoardsGrowTheIndex) {
   FoldTable t(stream::PolicySource::Visits);
   for (uint32_t i = 0; i < 50000; ++i) add(t, i, 0, 0, 0.0f, {by_visits(A, 1)});

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 
 #include "../core/dead_pid.h"
 #include "mpk_fixture.h"
@@ -320,6 +321,54 @@ TEST(Pack, BadOptionsAreRefused) {
   auto missing = pack({(dir / "nope.mpk").string()}, o);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("nope.mpk"), std::string::npos);
+}
+
+TEST(Pack, VisitCountsPast16BitsKeepTheirShare) {
+  // Counts from 1 to 200,000, a third of them 65535 or more, on boards some
+  // of which repeat: each row's prob is its summed visits over their total,
+  // in memory (where a lone record's row is written in place) and by buckets.
+  auto dir = testing::scratch_dir();
+  const std::string s = (dir / "wide.mpk").string();
+  std::vector<TestRecord> records;
+  std::map<uint32_t, std::map<uint16_t, uint64_t>> visits;  // board -> mv -> summed visits
+  for (uint32_t i = 0; i < 3000; ++i) {
+    TestRecord r;
+    r.board_id = i % 5 == 0 ? i % 100 : i + 1000;
+    for (uint32_t c = 0; c < 1 + i % 4; ++c) {
+      const uint16_t m = mv(static_cast<int>(c), static_cast<int>((i + c) % 81));
+      const uint32_t v = 1 + (i * 7919u + c * 104729u) % 200000u;
+      r.cands.push_back(by_visits(m, v));
+      visits[r.board_id][m] += v;
+    }
+    records.push_back(std::move(r));
+  }
+  testing::write_stream(s, testing::selfplay_header(), records);
+  std::map<std::array<uint8_t, 96>, uint32_t> board_id;
+  for (const auto& [id, moves] : visits) board_id[testing::board(id)] = id;
+  for (uint32_t buckets : {0u, 4u}) {
+    auto o = options_for(dir, "b" + std::to_string(buckets));
+    o.buckets = buckets;
+    auto res = pack({s}, o);
+    ASSERT_TRUE(res.ok()) << res.status().message();
+    const auto rows = testing::read_rows(files_in(dir, "b" + std::to_string(buckets)));
+    ASSERT_EQ(rows.size(), visits.size());
+    size_t wide = 0;
+    for (const auto& row : rows) {
+      const auto it = board_id.find(row.packed);
+      ASSERT_NE(it, board_id.end());
+      const uint32_t id = it->second;
+      uint64_t total = 0;
+      for (const auto& [m, v] : visits[id]) total += v;
+      ASSERT_EQ(row.mv.size(), visits[id].size());
+      for (size_t k = 0; k < row.mv.size(); ++k) {
+        const uint64_t v = visits[id].at(row.mv[k]);
+        wide += v >= 65535;
+        EXPECT_FLOAT_EQ(row.prob[k], static_cast<float>(static_cast<double>(v) / static_cast<double>(total)))
+            << "board " << id << " move " << row.mv[k] << " (--buckets " << buckets << ")";
+      }
+    }
+    EXPECT_GT(wide, 1000u);
+  }
 }
 
 TEST(Pack, SummaryCountsFoldedRows) {
