@@ -110,13 +110,31 @@ Result<size_t> decode_spool_row(const uint8_t* p, size_t avail, bool with_cp, sh
   return kSpoolRowFixed + cand * n;
 }
 
-Result<MappedVector<uint8_t>> read_file(const std::string& path) {
-  MANAKA_ASSIGN_OR_RETURN(auto file, InputFile::open(path));
-  MappedVector<uint8_t> bytes(file.size_at_open());
-  MANAKA_ASSIGN_OR_RETURN(size_t got, file.read(bytes.data(), bytes.size()));
-  if (got != bytes.size()) {
-    return Status::truncated(path + ": read " + std::to_string(got) + " of " +
-                             std::to_string(bytes.size()) + " bytes");
+Result<MappedVector<uint8_t>> read_files(std::span<const std::string> paths,
+                                         const std::function<void(const MappedVector<uint8_t>&, uint64_t)>& arrived) {
+  constexpr uint64_t kChunk = uint64_t{1} << 20;
+  std::vector<InputFile> files;
+  uint64_t total = 0;
+  for (const std::string& path : paths) {
+    MANAKA_ASSIGN_OR_RETURN(auto file, InputFile::open(path));
+    total += file.size_at_open();
+    files.push_back(std::move(file));
+  }
+  MappedVector<uint8_t> bytes(total);
+  uint64_t have = 0;
+  for (InputFile& file : files) {
+    const uint64_t size = file.size_at_open();
+    for (uint64_t done = 0; done < size;) {
+      const size_t want = static_cast<size_t>(std::min(size - done, kChunk));
+      MANAKA_ASSIGN_OR_RETURN(size_t got, file.read(bytes.data() + have, want));
+      done += got;
+      have += got;
+      if (got != want) {
+        return Status::truncated(file.path() + ": read " + std::to_string(done) + " of " + std::to_string(size) +
+                                 " bytes");
+      }
+      if (arrived) arrived(bytes, have);
+    }
   }
   return bytes;
 }

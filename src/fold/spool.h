@@ -24,6 +24,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -82,7 +84,12 @@ Result<size_t> decode_spool_row(const uint8_t* p, size_t avail, bool with_cp, sh
 // The size of the row starting at p (at least kSpoolRowFixed bytes there).
 size_t spool_row_size(const uint8_t* p, bool with_cp);
 
+// Reads files back to back into memory, allocated once, a chunk a read();
+// arrived(end), when given, runs after each chunk with bytes [0, end) in
+// place, so a caller can walk what just came while it is still in cache.
+Result<MappedVector<uint8_t>> read_files(std::span<const std::string> paths,
+                                         const std::function<void(const MappedVector<uint8_t>&, uint64_t)>& arrived = {});
 // Reads a whole file into memory.
-Result<MappedVector<uint8_t>> read_file(const std::string& path);
+inline Result<MappedVector<uint8_t>> read_file(const std::string& path) { return read_files({&path, 1}); }
 
 }  // namespace manaka::fold
