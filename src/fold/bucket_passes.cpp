@@ -40,18 +40,35 @@ Result<std::vector<SpoolWriter>> open_first_set(const std::string& dir, const st
   return spools;
 }
 
-Result<MapTally> map_records(const Inputs& inputs, std::vector<SpoolWriter>& parts, Progress* progress) {
+Result<MapTally> map_records(const Inputs& inputs, std::vector<SpoolWriter>& parts, Progress* progress,
+                             unsigned threads) {
   const auto n = static_cast<uint32_t>(parts.size());
-  MapTally tally;
-  std::vector<uint8_t> buf;
-  MANAKA_RETURN_NOT_OK(read_records(inputs, progress, [&](const stream::RecordView& rec) {
-    buf.clear();
-    stream::encode_record(rec, buf);
-    ++tally.records;
-    tally.fingerprint += record_fingerprint(rec);
-    return parts[bucket_of(hash_board(rec.packed.data()), n)].append(buf.data(), buf.size());
+  const uint32_t count = std::clamp<uint32_t>(threads, 1, std::min(n, kMaxReadParts));
+  std::vector<MapTally> tallies(count);
+  MANAKA_RETURN_NOT_OK(run_read_parts(count, progress, [&](uint32_t t, Progress* line, uint64_t& failed_at) {
+    MapTally tally;
+    std::vector<uint8_t> buf;
+    uint32_t bucket = 0;  // the record keep() last saw
+    auto keep = [&](const uint8_t* packed) {
+      bucket = bucket_of(hash_board(packed), n);
+      return bucket % count == t;
+    };
+    Status st = read_kept_records(inputs, line, keep, [&](const stream::RecordView& rec, uint64_t) {
+      buf.clear();
+      stream::encode_record(rec, buf);
+      ++tally.records;
+      tally.fingerprint += record_fingerprint(rec);
+      return parts[bucket].append(buf.data(), buf.size());
+    }, &failed_at);
+    tallies[t] = tally;
+    return st;
   }));
-  return tally;
+  MapTally total;
+  for (const MapTally& t : tallies) {
+    total.records += t.records;
+    total.fingerprint += t.fingerprint;
+  }
+  return total;
 }
 
 Status fold_bucket(const PackContext& ctx, const std::vector<std::string>& paths, uint32_t bucket,
@@ -70,10 +87,9 @@ Status fold_bucket(const PackContext& ctx, const std::vector<std::string>& paths
         MANAKA_ASSIGN_OR_RETURN(bool more, reader.next(rec));
         if (!more) break;
         MANAKA_RETURN_NOT_OK(table.add(rec).with_context(path + ": "));
-        ++progress.records;
-        if (progress.line) progress.line->update(progress.bytes + reader.byte_offset(), progress.records);
+        progress.record_read(reader.byte_offset());
       }
-      progress.bytes += reader.byte_offset();
+      progress.file_read(reader.byte_offset());
     }
     if (remove_read) {
       std::error_code ec;
@@ -121,7 +137,6 @@ std::string spool_name(const std::vector<std::string>& parts, uint32_t j) {
 Status load_spool(const PackContext& ctx, const std::vector<std::string>& parts, uint32_t j,
                   uint64_t expected_rows, LoadedSpool& out) {
   const bool with_cp = ctx.inputs.header.policy_source == stream::PolicySource::Cp;
-  MappedVector<uint8_t>().swap(out.bytes);  // the last spool goes before this one comes: one at a time
   out.offsets.clear();
   out.offsets.reserve(expected_rows);
   uint64_t at = 0;  // the next row's start
@@ -129,7 +144,7 @@ Status load_spool(const PackContext& ctx, const std::vector<std::string>& parts,
     for (; at < have && have - at >= kSpoolRowFixed; at += spool_row_size(bytes.data() + at, with_cp))
       out.offsets.push_back(at);
   };
-  MANAKA_ASSIGN_OR_RETURN(out.bytes, read_files(parts, rows_in));
+  MANAKA_RETURN_NOT_OK(read_files(parts, out.bytes, rows_in));  // in the last spool's memory: one at a time
   if (at < out.bytes.size()) {
     return Status::truncated(spool_name(parts, j) + ": spool ends inside a row at byte " + std::to_string(at));
   }

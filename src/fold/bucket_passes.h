@@ -6,6 +6,7 @@
 // spool, and who removes them differ. Private to fold.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,21 +28,62 @@ Status close_spool_set(std::vector<SpoolWriter>& spools);
 // streams that pass 2 reads back.
 Result<std::vector<SpoolWriter>> open_first_set(const std::string& dir, const stream::Header& header, uint32_t n);
 
-// A pass's progress line (may be null) and the bytes and records it has done.
+// All threads' counts of a pass that several run at once.
+struct PassTotals {
+  std::atomic<uint64_t> bytes{0}, records{0};
+};
+
+// A pass's progress on one thread: the line (may be null; only this thread
+// updates it) and the bytes and records done. With `shared`, each thread
+// adds its counts there every few thousand records, and the line shows the
+// sum of all threads'.
 struct PassProgress {
-  Progress* line = nullptr;
-  uint64_t bytes = 0, records = 0;
+  explicit PassProgress(Progress* line = nullptr, PassTotals* shared = nullptr) : line(line), shared(shared) {}
+
+  Progress* line;
+  PassTotals* shared;
+  uint64_t bytes = 0, records = 0;  // this thread's: the files read whole, the records
+
+  // One more record read, `at` bytes into the file being read.
+  void record_read(uint64_t at) {
+    ++records;
+    if (shared && records % 4096 == 0) publish(bytes + at);
+    if (!line) return;
+    if (shared) {
+      line->update(shared->bytes.load(std::memory_order_relaxed), shared->records.load(std::memory_order_relaxed));
+    } else {
+      line->update(bytes + at, records);
+    }
+  }
+  // A file read whole: `size` bytes.
+  void file_read(uint64_t size) {
+    bytes += size;
+    if (shared) publish(bytes);
+  }
+
+ private:
+  void publish(uint64_t bytes_now) {
+    shared->bytes.fetch_add(bytes_now - published_bytes_, std::memory_order_relaxed);
+    shared->records.fetch_add(records - published_records_, std::memory_order_relaxed);
+    published_bytes_ = bytes_now;
+    published_records_ = records;
+  }
+  uint64_t published_bytes_ = 0, published_records_ = 0;
 };
 
 // Pass 1 (map): every record of `inputs`, in order, to first-set spool
 // parts[bucket_of(hash_board(board), parts.size())], each part already
 // holding the inputs' header. Returns the records read and their
-// fingerprint (record_fingerprint summed).
+// fingerprint (record_fingerprint summed). On `threads` threads (at most
+// one a spool), thread t writes the spools whose index is t modulo their
+// count, each reading all of the inputs: the spools' bytes are the same
+// for any count.
 struct MapTally {
   uint64_t records = 0;
   uint64_t fingerprint = 0;
 };
-Result<MapTally> map_records(const Inputs& inputs, std::vector<SpoolWriter>& parts, Progress* progress);
+Result<MapTally> map_records(const Inputs& inputs, std::vector<SpoolWriter>& parts, Progress* progress,
+                             unsigned threads = 1);
 
 // Pass 2 (fold) of first-set spool `bucket`: the records of `paths` (its
 // parts, in map order) folded in `table` (cleared afterwards), each row then

@@ -29,7 +29,15 @@ void FoldTable::reserve(uint64_t records, uint64_t candidates) {
 }
 
 void FoldTable::clear() {
-  *this = FoldTable(source_);
+  boards_.clear();
+  groups_.clear();
+  std::fill(index_.begin(), index_.end(), 0);
+  cand_begin_.resize(1);
+  next_.clear();
+  mv_.clear();
+  value_.clear();
+  wide_.clear();
+  pending_head_ = pending_count_ = 0;
 }
 
 void FoldTable::grow_index() {

@@ -23,7 +23,7 @@
 //              65535 or more (rare: self-play searches are a few thousand
 //              visits) is kept aside in `wide`, 12 bytes each
 // Each arena is a MappedVector (fold/mapped_vector.h), returned to the system
-// when the table is cleared. Nothing per group is allocated on its own: a group's records are a linked
+// when the table goes. Nothing per group is allocated on its own: a group's records are a linked
 // list through `records`, walked once when the row is emitted.
 #pragma once
 
@@ -126,7 +126,9 @@ class FoldTable {
   template <typename At, typename Sink>
   static Status emit_each(size_t n, At&& at, const PolicyRule& rule, EmitScratch& scratch, Sink&& sink);
 
-  // Drops every record and group and returns the memory.
+  // Drops every record and group, keeping the arenas' memory for the next
+  // fold: a table reused spool after spool (--buckets) faults its pages in
+  // once, not once a spool. The memory goes with the table.
   void clear();
 
  private:

@@ -18,10 +18,6 @@ namespace manaka::fold {
 
 namespace {
 
-// Parts a fold is split into at most: each part's thread reads and validates
-// every record, so past a few parts the reading, not the folding, sets the pace.
-constexpr uint32_t kMaxFoldParts = 8;
-
 // The smallest a record can be (one candidate), so records <= bytes / this.
 constexpr uint64_t kMinRecordBytes = stream::kRecordFixedSize + kBoardBytes + stream::kCandidateSize;
 
@@ -50,19 +46,18 @@ struct FoldPart {
   FoldTable table;
   MappedVector<uint32_t> global;  // the part's record i is the input's record global[i]
   uint64_t fingerprint = 0;       // record_fingerprint summed over the part's records
-  Status status;
-  uint64_t failed_at = 0;         // the record status names, when it is an error
 };
 
 // Each part frames every record but checks the rules of its own alone
 // (read_kept_records), so the parts check each record once between them.
-void fold_part(const PackContext& ctx, uint32_t p, uint32_t parts, Progress* progress, FoldPart& part) {
+Status fold_part(const PackContext& ctx, uint32_t p, uint32_t parts, Progress* progress, FoldPart& part,
+                 uint64_t& failed_at) {
   uint64_t h = 0;  // the board hash of the record keep() last saw
   auto keep = [&](const uint8_t* packed) {
     h = hash_board(packed);
     return bucket_of(h, parts) == p;
   };
-  part.status = read_kept_records(ctx.inputs, progress, keep, [&](const stream::RecordView& rec, uint64_t index) {
+  Status st = read_kept_records(ctx.inputs, progress, keep, [&](const stream::RecordView& rec, uint64_t index) {
     if (index >= UINT32_MAX) {
       return Status::invalid("more than " + std::to_string(UINT32_MAX) +
                              " records in one fold; split the work with --buckets");
@@ -70,8 +65,9 @@ void fold_part(const PackContext& ctx, uint32_t p, uint32_t parts, Progress* pro
     part.fingerprint += record_fingerprint(rec);
     part.global.push_back(static_cast<uint32_t>(index));
     return part.table.add(rec, h);
-  }, &part.failed_at);
+  }, &failed_at);
   part.table.flush();
+  return st;
 }
 
 // A group of part p: p << 32 | group.
@@ -107,7 +103,7 @@ Status pack_in_memory(PackContext& ctx) {
   // the core count, and Pack.ThreadCountDoesNotChangeTheBytes runs 3 parts
   // on any machine).
   const unsigned threads = ctx.threads();
-  const auto count = static_cast<uint32_t>(std::min<uint64_t>(threads, kMaxFoldParts));
+  const auto count = static_cast<uint32_t>(std::min<uint64_t>(threads, kMaxReadParts));
   // 5/4 of a part's even share, for the spread of a hash partition.
   const uint64_t share = count == 1 ? ctx.inputs.total_bytes : ctx.inputs.total_bytes / count * 5 / 4;
   const uint64_t budget = reserve_budget() / count;
@@ -120,17 +116,10 @@ Status pack_in_memory(PackContext& ctx) {
   {
     Progress read("pack: reading", ctx.inputs.total_bytes);
     read.set_enabled(ctx.options.progress);
-    std::vector<std::thread> pool;
-    for (uint32_t p = 1; p < count; ++p)
-      pool.emplace_back([&, p] { fold_part(ctx, p, count, nullptr, *parts[p]); });
-    fold_part(ctx, 0, count, &read, *parts[0]);
-    for (auto& t : pool) t.join();
+    MANAKA_RETURN_NOT_OK(run_read_parts(count, &read, [&](uint32_t p, Progress* progress, uint64_t& failed_at) {
+      return fold_part(ctx, p, count, progress, *parts[p], failed_at);
+    }));
   }
-  // The earliest record that failed in any part (each checks its own).
-  const FoldPart* failed = nullptr;
-  for (const auto& part : parts)
-    if (!part->status.ok() && (!failed || part->failed_at < failed->failed_at)) failed = part.get();
-  if (failed) return failed->status;
   for (const auto& part : parts) {
     ctx.fingerprint += part->fingerprint;
     ctx.summary.records_in += part->table.records();

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -112,6 +113,32 @@ Status read_records(const Inputs& inputs, Progress* progress, OnRecord&& on_reco
   return read_kept_records(
       inputs, progress, [](const uint8_t*) { return true; },
       [&](const stream::RecordView& rec, uint64_t) { return on_record(rec); });
+}
+
+// Parts a read is split into at most: each part's thread reads and frames
+// every record, so past a few parts the reading, not the work, sets the pace.
+inline constexpr uint32_t kMaxReadParts = 8;
+
+// Runs part(p, progress, failed_at) -> Status for p in [0, parts): part 0 on
+// this thread with `progress`, the others each on a thread of its own with
+// none. For parts that split the inputs between them by board (each reading
+// all of them through read_kept_records, setting failed_at on a failure):
+// of their failures, the one that names the earliest record, as one reader
+// would have reported.
+template <typename Part>
+Status run_read_parts(uint32_t parts, Progress* progress, Part&& part) {
+  std::vector<Status> status(parts);
+  std::vector<uint64_t> failed_at(parts, 0);
+  {
+    std::vector<std::jthread> pool;
+    for (uint32_t p = 1; p < parts; ++p)
+      pool.emplace_back([&, p] { status[p] = part(p, static_cast<Progress*>(nullptr), failed_at[p]); });
+    status[0] = part(0, progress, failed_at[0]);
+  }
+  size_t first = parts;
+  for (size_t p = 0; p < parts; ++p)
+    if (!status[p].ok() && (first == parts || failed_at[p] < failed_at[first])) first = p;
+  return first == parts ? Status() : status[first];
 }
 
 }  // namespace manaka::fold

@@ -26,13 +26,24 @@ size_t spool_buffer_bytes(uint32_t spools) {
   return std::clamp(kAllBuffers / spools, kMin, kMax);
 }
 
-void ensure_descriptors(uint32_t spools) {
+uint32_t sets_that_fit(uint64_t limit, uint32_t spools, uint32_t sets) {
+  sets = std::max(sets, 1u);
+  if (limit >= uint64_t{spools} * sets + kSpareDescriptors) return sets;
+  const uint64_t fit = limit > kSpareDescriptors ? (limit - kSpareDescriptors) / std::max(spools, 1u) : 0;
+  return static_cast<uint32_t>(std::clamp<uint64_t>(fit, 1, sets));
+}
+
+uint32_t ensure_descriptors(uint32_t spools, uint32_t sets) {
+  sets = std::max(sets, 1u);
   rlimit lim{};
-  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
-  const rlim_t want = rlim_t{spools} + 64;
-  if (lim.rlim_cur >= want) return;
-  lim.rlim_cur = std::min(want, lim.rlim_max);
-  (void)::setrlimit(RLIMIT_NOFILE, &lim);
+  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return 1;
+  const rlim_t want = rlim_t{spools} * sets + kSpareDescriptors;
+  if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur < want) {
+    lim.rlim_cur = lim.rlim_max == RLIM_INFINITY ? want : std::min(want, lim.rlim_max);
+    (void)::setrlimit(RLIMIT_NOFILE, &lim);
+    if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return 1;
+  }
+  return lim.rlim_cur == RLIM_INFINITY ? sets : sets_that_fit(lim.rlim_cur, spools, sets);
 }
 
 Result<SpoolWriter> SpoolWriter::create(const std::string& path, size_t buffer_bytes) {
@@ -110,8 +121,8 @@ Result<size_t> decode_spool_row(const uint8_t* p, size_t avail, bool with_cp, sh
   return kSpoolRowFixed + cand * n;
 }
 
-Result<MappedVector<uint8_t>> read_files(std::span<const std::string> paths,
-                                         const std::function<void(const MappedVector<uint8_t>&, uint64_t)>& arrived) {
+Status read_files(std::span<const std::string> paths, MappedVector<uint8_t>& bytes,
+                  const std::function<void(const MappedVector<uint8_t>&, uint64_t)>& arrived) {
   constexpr uint64_t kChunk = uint64_t{1} << 20;
   std::vector<InputFile> files;
   uint64_t total = 0;
@@ -120,7 +131,11 @@ Result<MappedVector<uint8_t>> read_files(std::span<const std::string> paths,
     total += file.size_at_open();
     files.push_back(std::move(file));
   }
-  MappedVector<uint8_t> bytes(total);
+  if (bytes.capacity() < total) {
+    MappedVector<uint8_t>().swap(bytes);  // the old bytes go before the new come, and growth never copies
+    bytes.reserve(total);
+  }
+  bytes.resize(total);  // new elements left uninitialised (mapped_vector.h): read() writes them
   uint64_t have = 0;
   for (InputFile& file : files) {
     const uint64_t size = file.size_at_open();
@@ -136,7 +151,7 @@ Result<MappedVector<uint8_t>> read_files(std::span<const std::string> paths,
       if (arrived) arrived(bytes, have);
     }
   }
-  return bytes;
+  return Status();
 }
 
 }  // namespace manaka::fold

@@ -52,9 +52,16 @@ std::string spool_path(const std::string& dir, char set, uint32_t i, const char*
 // The buffer of each of `spools` spools open at once (4 MiB in all, each
 // 64 KiB to 1 MiB).
 size_t spool_buffer_bytes(uint32_t spools);
-// `spools` spools plus the inputs must fit the descriptor limit; raises the
-// soft limit toward the hard one when they would not.
-void ensure_descriptors(uint32_t spools);
+// `sets` sets of `spools` spools open at once, plus the inputs, must fit the
+// descriptor limit: raises the soft limit toward the hard one when they
+// would not. Returns how many sets fit (at least 1; with fewer than one,
+// opening the spools reports the limit).
+uint32_t ensure_descriptors(uint32_t spools, uint32_t sets = 1);
+// Descriptors left beside the spools: the inputs, shards, the standard ones.
+inline constexpr uint64_t kSpareDescriptors = 64;
+// How many of `sets` sets of `spools` fit a descriptor limit of `limit`
+// (at least 1).
+uint32_t sets_that_fit(uint64_t limit, uint32_t spools, uint32_t sets);
 
 // An append-only file with its own buffer (one per spool, many open at once).
 class SpoolWriter {
@@ -84,12 +91,18 @@ Result<size_t> decode_spool_row(const uint8_t* p, size_t avail, bool with_cp, sh
 // The size of the row starting at p (at least kSpoolRowFixed bytes there).
 size_t spool_row_size(const uint8_t* p, bool with_cp);
 
-// Reads files back to back into memory, allocated once, a chunk a read();
-// arrived(end), when given, runs after each chunk with bytes [0, end) in
-// place, so a caller can walk what just came while it is still in cache.
-Result<MappedVector<uint8_t>> read_files(std::span<const std::string> paths,
-                                         const std::function<void(const MappedVector<uint8_t>&, uint64_t)>& arrived = {});
+// Reads files back to back into `bytes` (sized to hold them; memory it
+// already holds is reused, so a caller loading one spool after another
+// faults pages in once), a chunk a read(); arrived(end), when given, runs
+// after each chunk with bytes [0, end) in place, so a caller can walk what
+// just came while it is still in cache.
+Status read_files(std::span<const std::string> paths, MappedVector<uint8_t>& bytes,
+                  const std::function<void(const MappedVector<uint8_t>&, uint64_t)>& arrived = {});
 // Reads a whole file into memory.
-inline Result<MappedVector<uint8_t>> read_file(const std::string& path) { return read_files({&path, 1}); }
+inline Result<MappedVector<uint8_t>> read_file(const std::string& path) {
+  MappedVector<uint8_t> bytes;
+  MANAKA_RETURN_NOT_OK(read_files({&path, 1}, bytes));
+  return bytes;
+}
 
 }  // namespace manaka::fold

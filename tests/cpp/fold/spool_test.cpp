@@ -67,6 +67,17 @@ TEST(Spool, TempDirGoesWithItsContents) {
   EXPECT_FALSE(fs::exists(path));
 }
 
+TEST(Spool, SetsThatFitTheDescriptorLimit) {
+  // pack --buckets folds on as many threads as sets of spools fit, 64 spare.
+  EXPECT_EQ(sets_that_fit(1024, 16, 2), 2u);
+  EXPECT_EQ(sets_that_fit(64 + 80, 40, 3), 2u);
+  EXPECT_EQ(sets_that_fit(64 + 79, 40, 3), 1u);
+  EXPECT_EQ(sets_that_fit(100, 40, 3), 1u);  // not even one: one, and opening says why
+  EXPECT_EQ(sets_that_fit(10, 40, 3), 1u);
+  EXPECT_EQ(sets_that_fit(1 << 20, 4096, 16), 16u);
+  EXPECT_EQ(sets_that_fit(1024, 16, 0), 1u);
+}
+
 TEST(Spool, MissingParentIsAnIoErrorNamingIt) {
   auto tmp = TempDir::scratch("/nonexistent/spools", kSpoolDirLabel);
   ASSERT_FALSE(tmp.ok());

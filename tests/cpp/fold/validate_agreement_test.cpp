@@ -229,7 +229,9 @@ TEST(ValidateAndPack, FirstBadRecordIsNamedWhateverTheThreadCount) {
     pos.do_move(list[static_cast<int>(rng() % static_cast<uint64_t>(list.size))], states.back());
   }
   // Three records list their first move twice: from record 10 on, the first
-  // in the second thread's share of two, the next two in the first's.
+  // in the second thread's share of two, the next two in the first's (in
+  // memory the parts split by bucket_of(hash, threads); --buckets 2's first
+  // pass by bucket_of(hash, 2) modulo the threads).
   std::vector<size_t> bad;
   for (size_t r = 10; r < records.size() && bad.size() < 3; ++r)
     if (bucket_of(hashes[r], 2) == (bad.empty() ? 1u : 0u)) bad.push_back(r);
@@ -239,12 +241,15 @@ TEST(ValidateAndPack, FirstBadRecordIsNamedWhateverTheThreadCount) {
   Status v = validate(path);
   ASSERT_FALSE(v.ok());
   EXPECT_EQ(v.message().rfind(path + ": record " + std::to_string(bad[0]) + " at byte ", 0), 0u) << v.message();
-  for (unsigned threads : {1u, 2u, 3u, 5u}) {
-    auto o = options_for(dir);
-    o.threads = threads;
-    auto packed = pack({path}, o);
-    ASSERT_FALSE(packed.ok()) << threads;
-    EXPECT_EQ(packed.status().message(), v.message()) << threads << " threads";
+  for (uint32_t buckets : {0u, 2u}) {
+    for (unsigned threads : {1u, 2u, 3u, 5u}) {
+      auto o = options_for(dir);
+      o.threads = threads;
+      o.buckets = buckets;
+      auto packed = pack({path}, o);
+      ASSERT_FALSE(packed.ok()) << threads;
+      EXPECT_EQ(packed.status().message(), v.message()) << threads << " threads, --buckets " << buckets;
+    }
   }
 }
 
