@@ -45,6 +45,7 @@ struct FoldPart {
   explicit FoldPart(stream::PolicySource source) : table(source) {}
   FoldTable table;
   MappedVector<uint32_t> global;  // the part's record i is the input's record global[i]
+  MappedVector<uint32_t> firsts;  // group g's first record's input number (ascending), once folded
   uint64_t fingerprint = 0;       // record_fingerprint summed over the part's records
 };
 
@@ -66,8 +67,14 @@ Status fold_part(const PackContext& ctx, uint32_t p, uint32_t parts, Progress* p
     part.global.push_back(static_cast<uint32_t>(index));
     return part.table.add(rec, h);
   }, &failed_at);
+  if (!st.ok()) return st;
   part.table.flush();
-  return st;
+  // What merge_groups orders the parts' groups by, made on the part's own
+  // thread: each group's first record by its input number.
+  part.firsts.resize(part.table.groups());
+  for (uint32_t g = 0; g < part.table.groups(); ++g) part.firsts[g] = part.global[part.table.first_record(g)];
+  MappedVector<uint32_t>().swap(part.global);
+  return Status();
 }
 
 // A group of part p: p << 32 | group.
@@ -77,15 +84,15 @@ uint64_t group_ref(size_t p, uint32_t group) { return uint64_t{p} << 32 | group;
 // first record): a merge of the parts' lists, each already in that order.
 MappedVector<uint64_t> merge_groups(const std::vector<std::unique_ptr<FoldPart>>& parts) {
   uint64_t total = 0;
-  for (const auto& part : parts) total += part->table.groups();
+  for (const auto& part : parts) total += part->firsts.size();
   MappedVector<uint64_t> out;
   out.reserve(total);
   std::vector<uint32_t> next(parts.size(), 0);
-  auto first_of = [&](size_t p) { return parts[p]->global[parts[p]->table.first_record(next[p])]; };
+  auto first_of = [&](size_t p) { return parts[p]->firsts[next[p]]; };
   while (out.size() < total) {
     size_t best = parts.size();
     for (size_t p = 0; p < parts.size(); ++p) {
-      if (next[p] < parts[p]->table.groups() && (best == parts.size() || first_of(p) < first_of(best))) best = p;
+      if (next[p] < parts[p]->firsts.size() && (best == parts.size() || first_of(p) < first_of(best))) best = p;
     }
     out.push_back(group_ref(best, next[best]++));
   }
@@ -125,7 +132,7 @@ Status pack_in_memory(PackContext& ctx) {
     ctx.summary.records_in += part->table.records();
   }
   MappedVector<uint64_t> order = merge_groups(parts);
-  for (auto& part : parts) MappedVector<uint32_t>().swap(part->global);
+  for (auto& part : parts) MappedVector<uint32_t>().swap(part->firsts);
   MANAKA_RETURN_NOT_OK(ctx.open_output(order.size()));
 
   // The permutation of the groups' indices, applied to the groups themselves

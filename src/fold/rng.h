@@ -69,10 +69,25 @@ class Xoshiro256ss {
   // Uniform in [0, n); n must be > 0 (core/uniform.h).
   uint64_t below(uint64_t n) { return uniform_below(*this, n); }
 
+  // Fisher-Yates as above. A swap's far end depends on the generator alone,
+  // not on the items, so each is drawn kAhead swaps early and prefetched: in
+  // a large array (pack's 2M groups, 15 MB) every far end is a cache miss.
+  // The same draws in the same order: the same permutation.
   template <typename T>
   void shuffle(std::span<T> items) {
+    constexpr size_t kAhead = 16;
+    size_t ahead[kAhead];  // ahead[i % kAhead]: the far end of the swap at i
+    size_t next = items.size();  // the next i to draw for
+    auto draw = [&] {
+      const size_t j = static_cast<size_t>(below(next));
+      __builtin_prefetch(&items[j]);
+      ahead[next % kAhead] = j;
+      --next;
+    };
+    for (size_t k = 0; k < kAhead && next > 1; ++k) draw();
     for (size_t i = items.size(); i > 1; --i) {
-      size_t j = static_cast<size_t>(below(i));
+      const size_t j = ahead[i % kAhead];  // read before the draw for i - kAhead takes its place
+      if (next > 1) draw();
       std::swap(items[i - 1], items[j]);
     }
   }

@@ -47,6 +47,21 @@ TEST(Rng, ShuffleIsASeededPermutation) {
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(a[i], i);
 }
 
+TEST(Rng, ShuffleIsFisherYatesFromTheBack) {
+  // The definition (rng.h), written out: shuffle draws ahead but must give
+  // this permutation and leave the generator where this leaves it.
+  for (size_t n : {0u, 1u, 2u, 5u, 16u, 17u, 33u, 1000u}) {
+    std::vector<uint32_t> a(n), b(n);
+    std::iota(a.begin(), a.end(), 0u);
+    std::iota(b.begin(), b.end(), 0u);
+    Xoshiro256ss ga(n + 3), gb(n + 3);
+    ga.shuffle(std::span<uint32_t>(a));
+    for (size_t i = n; i > 1; --i) std::swap(b[i - 1], b[static_cast<size_t>(gb.below(i))]);
+    EXPECT_EQ(a, b) << n;
+    EXPECT_EQ(ga.next(), gb.next()) << n;
+  }
+}
+
 TEST(Rng, ShuffleIsUniformOverSmallPermutations) {
   Xoshiro256ss g(1);
   std::map<std::vector<int>, int> seen;
