@@ -48,16 +48,18 @@ Result<MapTally> map_records(const Inputs& inputs, std::vector<SpoolWriter>& par
   MANAKA_RETURN_NOT_OK(run_read_parts(count, progress, [&](uint32_t t, Progress* line, uint64_t& failed_at) {
     MapTally tally;
     std::vector<uint8_t> buf;
-    uint32_t bucket = 0;  // the record keep() last saw
+    uint64_t h = 0;  // the board hash of the record keep() last saw, and its bucket
+    uint32_t bucket = 0;
     auto keep = [&](const uint8_t* packed) {
-      bucket = bucket_of(hash_board(packed), n);
+      h = hash_board(packed);
+      bucket = bucket_of(h, n);
       return bucket % count == t;
     };
     Status st = read_kept_records(inputs, line, keep, [&](const stream::RecordView& rec, uint64_t) {
       buf.clear();
       stream::encode_record(rec, buf);
       ++tally.records;
-      tally.fingerprint += record_fingerprint(rec);
+      tally.fingerprint += record_fingerprint(rec, h);
       return parts[bucket].append(buf.data(), buf.size());
     }, &failed_at);
     tallies[t] = tally;

@@ -63,7 +63,7 @@ Status fold_part(const PackContext& ctx, uint32_t p, uint32_t parts, Progress* p
       return Status::invalid("more than " + std::to_string(UINT32_MAX) +
                              " records in one fold; split the work with --buckets");
     }
-    part.fingerprint += record_fingerprint(rec);
+    part.fingerprint += record_fingerprint(rec, h);  // h: rec's board, hashed by keep()
     part.global.push_back(static_cast<uint32_t>(index));
     return part.table.add(rec, h);
   }, &failed_at);

@@ -33,12 +33,13 @@ struct Inputs {
 // (an order-free fingerprint of the corpus) to name the shard set it writes.
 // The candidates are mixed into four lanes, the k-th into lane k % 4: one
 // chain would wait on a multiply per candidate (a fifth of pack's fold).
-inline uint64_t record_fingerprint(const stream::RecordView& rec) {
+// board_hash is hash_board(rec.packed), for a caller that has it already.
+inline uint64_t record_fingerprint(const stream::RecordView& rec, uint64_t board_hash) {
   auto mix = [](uint64_t& h, uint64_t w) {
     h = (h ^ w) * 0x9E3779B97F4A7C15ull;
     h ^= h >> 29;
   };
-  uint64_t lane[4] = {hash_board(rec.packed.data()) ^ (uint64_t{rec.ply} << 48), 1, 2, 3};
+  uint64_t lane[4] = {board_hash ^ (uint64_t{rec.ply} << 48), 1, 2, 3};
   uint32_t z, q;
   std::memcpy(&z, &rec.value_z, 4);
   std::memcpy(&q, &rec.value_q, 4);
@@ -57,6 +58,9 @@ inline uint64_t record_fingerprint(const stream::RecordView& rec) {
   uint64_t h = lane[0];
   for (size_t j = 1; j < 4; ++j) mix(h, lane[j]);
   return h ^ (h >> 31);
+}
+inline uint64_t record_fingerprint(const stream::RecordView& rec) {
+  return record_fingerprint(rec, hash_board(rec.packed.data()));
 }
 
 // Opens every stream's header (and closes it again): refuses an empty list,
