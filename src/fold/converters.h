@@ -17,6 +17,9 @@ namespace manaka::fold {
 
 // What both converters share: the rule for prob, the output, the tallies.
 struct PackContext {
+  PackContext(const Inputs& in, const PackOptions& opts, PackSummary& sum)
+      : inputs(in), options(opts), rule(PolicyRule::from(in.header, opts.temperature)), summary(sum) {}
+
   const Inputs& inputs;
   const PackOptions& options;
   PolicyRule rule;

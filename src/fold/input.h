@@ -33,7 +33,8 @@ struct Inputs {
 // (an order-free fingerprint of the corpus) to name the shard set it writes.
 // The candidates are mixed into four lanes, the k-th into lane k % 4: one
 // chain would wait on a multiply per candidate (a fifth of pack's fold).
-// board_hash is hash_board(rec.packed), for a caller that has it already.
+// board_hash is hash_board(rec.packed): the caller has it already (the
+// board decided which reader keeps the record).
 inline uint64_t record_fingerprint(const stream::RecordView& rec, uint64_t board_hash) {
   auto mix = [](uint64_t& h, uint64_t w) {
     h = (h ^ w) * 0x9E3779B97F4A7C15ull;
@@ -58,9 +59,6 @@ inline uint64_t record_fingerprint(const stream::RecordView& rec, uint64_t board
   uint64_t h = lane[0];
   for (size_t j = 1; j < 4; ++j) mix(h, lane[j]);
   return h ^ (h >> 31);
-}
-inline uint64_t record_fingerprint(const stream::RecordView& rec) {
-  return record_fingerprint(rec, hash_board(rec.packed.data()));
 }
 
 // Opens every stream's header (and closes it again): refuses an empty list,
@@ -108,15 +106,6 @@ Status read_kept_records(const Inputs& inputs, Progress* progress, Keep&& keep, 
   }
   if (progress) progress->update(bytes_before, records_before);
   return Status();
-}
-
-// Every record, each checked against every rule: on_record(const
-// stream::RecordView&) -> Status.
-template <typename OnRecord>
-Status read_records(const Inputs& inputs, Progress* progress, OnRecord&& on_record) {
-  return read_kept_records(
-      inputs, progress, [](const uint8_t*) { return true; },
-      [&](const stream::RecordView& rec, uint64_t) { return on_record(rec); });
 }
 
 // Parts a read is split into at most: each part's thread reads and frames

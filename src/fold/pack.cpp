@@ -113,7 +113,7 @@ Result<PackSummary> pack(const std::vector<std::string>& streams, const PackOpti
   MANAKA_RETURN_NOT_OK(check_outputs(options, inputs.paths));
 
   PackSummary summary;
-  PackContext ctx{inputs, options, PolicyRule::from(inputs.header, options.temperature), summary};
+  PackContext ctx(inputs, options, summary);
   MANAKA_RETURN_NOT_OK(options.buckets == 0 ? pack_in_memory(ctx) : pack_bucketed(ctx));
   MANAKA_RETURN_NOT_OK(ctx.writer->finish());
   summary.shards = ctx.writer->shards();

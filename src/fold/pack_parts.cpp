@@ -54,8 +54,7 @@ Result<std::vector<uint64_t>> pack_fold(const std::vector<std::string>& streams,
   if (bucket >= n) return Status::usage("bucket " + std::to_string(bucket) + " of " + std::to_string(n));
   MANAKA_ASSIGN_OR_RETURN(Inputs inputs, open_inputs(streams));
   PackSummary unused;
-  const PackContext ctx{inputs, options, PolicyRule::from(inputs.header, options.temperature), unused, 0, nullptr, 0,
-                        UINT64_MAX};
+  const PackContext ctx(inputs, options, unused);
   FoldTable table(inputs.header.policy_source);
   MANAKA_RETURN_NOT_OK(create_dir(dir));
   ensure_descriptors(n);
@@ -79,8 +78,10 @@ Result<PackSummary> pack_write(const std::vector<std::string>& streams,
   MANAKA_ASSIGN_OR_RETURN(Inputs inputs, open_inputs(streams));
   PackSummary summary;
   summary.records_in = plan.records;
-  PackContext ctx{inputs, options, PolicyRule::from(inputs.header, options.temperature), summary,
-                  plan.fingerprint, nullptr, first_shard, end_shard};
+  PackContext ctx(inputs, options, summary);
+  ctx.fingerprint = plan.fingerprint;
+  ctx.first_shard = first_shard;
+  ctx.end_shard = end_shard;
   uint64_t rows = 0;
   for (uint64_t r : plan.spool_rows) rows += r;
   MANAKA_RETURN_NOT_OK(ctx.open_output(rows));

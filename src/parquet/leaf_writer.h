@@ -31,8 +31,7 @@ bool leaf_writable(const std::vector<Field>& schema, const ::parquet::SchemaDesc
 
 // Buffers reused from row group to row group.
 struct LeafScratch {
-  std::vector<int32_t> int32s;
-  std::vector<int64_t> int64s;
+  std::vector<int32_t> int32s;  // narrow integers widened
   std::vector<const uint8_t*> fixed;
   std::vector<int16_t> def, rep;
   std::vector<uint8_t> values;  // a nullable leaf's non-null values, packed

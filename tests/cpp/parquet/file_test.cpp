@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "column_views.h"
+#include "scratch.h"
 #include "parquet/column_builder.h"
 #include "parquet/reader.h"
 #include "parquet/writer.h"
@@ -19,11 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path scratch(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("manaka_parquet_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir / name;
-}
+using testing::scratch;
 
 // Runs a Python snippet with the interpreter whose pyarrow we link; returns its exit status.
 int run_python(const std::string& code) {

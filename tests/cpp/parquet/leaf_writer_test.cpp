@@ -2,13 +2,12 @@
 // oracle: the same columns written both ways give the same file, byte for
 // byte, under the shard writer's settings and under the library's defaults.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <random>
 
 #include "column_views.h"
+#include "scratch.h"
 #include "parquet/writer.h"
 
 namespace manaka::parquet {
@@ -16,16 +15,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path scratch(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("manaka_leaf_writer_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir / name;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
+using testing::scratch;
+using testing::slurp;
 
 // Every fixed width the leaf writer widens or passes through, and a shard's
 // candidates list (cp nullable).
