@@ -74,6 +74,7 @@ uint32_t FoldTable::find_or_insert(const uint8_t* board, uint32_t tag) {
 
 Status FoldTable::add(const stream::RecordView& rec, uint64_t board_hash) {
   assert(rec.packed.size() == kBoardBytes && !rec.candidates.empty());
+  assert(!index_.empty());  // not sealed
   if (next_.size() >= kMaxIds) {
     return Status::invalid("more than " + std::to_string(kMaxIds) +
                            " records in one fold; split the work with --buckets");
@@ -124,6 +125,12 @@ void FoldTable::flush() {
     pending_head_ = (pending_head_ + 1) % kLookahead;
     --pending_count_;
   }
+}
+
+void FoldTable::seal() {
+  flush();
+  MappedVector<uint64_t>().swap(index_);
+  index_mask_ = 0;
 }
 
 // Records join in the order add() saw them, so each group's list, and with

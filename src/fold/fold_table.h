@@ -64,6 +64,10 @@ class FoldTable {
   // The same, for a caller that has hashed the board already (hash_board).
   Status add(const stream::RecordView& rec, uint64_t board_hash);
   void flush();
+  // flush(), then gives back the index's memory: for a table that takes no
+  // more records, whose index would otherwise stay resident while its rows
+  // are emitted (the in-memory fold's parts: 16 MiB each for 2M records).
+  void seal();
 
   uint32_t groups() const {
     assert(pending_count_ == 0);

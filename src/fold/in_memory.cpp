@@ -68,7 +68,7 @@ Status fold_part(const PackContext& ctx, uint32_t p, uint32_t parts, Progress* p
     return part.table.add(rec, h);
   }, &failed_at);
   if (!st.ok()) return st;
-  part.table.flush();
+  part.table.seal();
   // What merge_groups orders the parts' groups by, made on the part's own
   // thread: each group's first record by its input number.
   part.firsts.resize(part.table.groups());
