@@ -28,6 +28,11 @@ namespace {
 
 bool fixed_width(const Field& f) { return physical_of(f.type) != ::parquet::Type::UNDEFINED; }
 
+// Leaf `leaf`'s writer: by index in a buffered row group, else the next in order.
+::parquet::ColumnWriter* column_at(::parquet::RowGroupWriter& group, int leaf) {
+  return group.buffered() ? group.column(leaf) : group.NextColumn();
+}
+
 int width_of(const Field& f) { return f.type == Type::FixedSizeBinary ? f.byte_width : value_width(f.type); }
 
 static_assert(sizeof(::parquet::FixedLenByteArray) == sizeof(const uint8_t*),
@@ -111,11 +116,14 @@ Status write_values(::parquet::ColumnWriter& w, const Field& f, const Column& c,
 // levels from the offsets (an empty list is one level: repetition 0,
 // definition 0) and the field's nulls.
 Status write_list(::parquet::RowGroupWriter& group, const Field& f, const Column& c, int64_t first, int64_t rows,
-                  LeafScratch& s) {
+                  LeafRange range, int& leaf, LeafScratch& s) {
+  const Field& element_field = f.children.at(0);
+  const int first_leaf = leaf;
+  leaf += static_cast<int>(element_field.children.size());
+  if (leaf <= range.begin || first_leaf >= range.end) return Status();
   const auto* off = c.offsets_as<int32_t>() + first;
   const int64_t lo = off[0], hi = off[rows];
   const Column& element = c.children.at(0);
-  const Field& element_field = f.children.at(0);
   // Repetition levels (1, with 0 where a row starts), shared by the leaves;
   // an empty list is one level of its own.
   std::vector<int16_t>& rep = s.rep;
@@ -131,6 +139,8 @@ Status write_list(::parquet::RowGroupWriter& group, const Field& f, const Column
   // 0 for an empty list. mv's and prob's are the same array.
   int16_t def_for = -1;  // the max_def s.def was last filled for with no nulls
   for (size_t k = 0; k < element_field.children.size(); ++k) {
+    const int index = first_leaf + static_cast<int>(k);
+    if (index < range.begin || index >= range.end) continue;
     const Field& leaf = element_field.children[k];
     const Column& values = element.children.at(k);
     const int16_t max_def = leaf.nullable ? 2 : 1;
@@ -159,7 +169,7 @@ Status write_list(::parquet::RowGroupWriter& group, const Field& f, const Column
           at += std::max<int64_t>(n, 1);
         }
     }
-    ::parquet::ColumnWriter* w = group.NextColumn();
+    ::parquet::ColumnWriter* w = column_at(group, index);
     MANAKA_RETURN_NOT_OK(write_values(*w, leaf, values, lo, all_null ? 0 : hi - lo, levels, s.def.data(), rep.data(),
                                       nulls && !all_null, s));
   }
@@ -187,7 +197,9 @@ bool leaf_writable(const std::vector<Field>& schema, const ::parquet::SchemaDesc
 }
 
 Status write_leaves(::parquet::RowGroupWriter& group, const std::vector<Field>& schema,
-                    std::span<const Column> columns, int64_t first, int64_t rows, LeafScratch& scratch) {
+                    std::span<const Column> columns, int64_t first, int64_t rows, LeafScratch& scratch,
+                    LeafRange range) {
+  int leaf = 0;
   for (size_t i = 0; i < schema.size(); ++i) {
     const Field& f = schema[i];
     const Column& c = columns[i];
@@ -208,11 +220,13 @@ Status write_leaves(::parquet::RowGroupWriter& group, const std::vector<Field>& 
       for (size_t k = 0; fits && k < element.children.size(); ++k)
         fits = element.children[k].type == element_field.children[k].type && element.children[k].length >= end;
       if (!fits) return Status::invalid("column " + f.name + ": its elements are not " + type_name(f) + "'s");
-      MANAKA_RETURN_NOT_OK(write_list(group, f, c, first, rows, scratch));
+      MANAKA_RETURN_NOT_OK(write_list(group, f, c, first, rows, range, leaf, scratch));
       continue;
     }
     if (c.validity && c.null_count > 0) return Status::invalid(f.name + ": nulls in a column that is not nullable");
-    ::parquet::ColumnWriter* w = group.NextColumn();
+    const int index = leaf++;
+    if (index < range.begin || index >= range.end) continue;
+    ::parquet::ColumnWriter* w = column_at(group, index);
     MANAKA_RETURN_NOT_OK(write_values(*w, f, c, first, rows, rows, nullptr, nullptr, false, scratch));
   }
   return Status();

@@ -11,6 +11,7 @@
 // columns. Anything else goes through Arrow's writer.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -37,9 +38,19 @@ struct LeafScratch {
   std::vector<uint8_t> values;  // a nullable leaf's non-null values, packed
 };
 
+// Leaves [begin, end) of a file, in schema order (a list of structs has a
+// leaf per struct field).
+struct LeafRange {
+  int begin = 0;
+  int end = INT_MAX;
+};
+
 // Rows [first, first + rows) of `columns` (one per schema field) as the
-// leaves of the row group `group`, its columns taken in order (NextColumn).
+// leaves of the row group `group`: its columns taken in order (NextColumn),
+// or by index in a buffered row group, where a range of them may be written
+// (each range on its own thread, with its own scratch).
 Status write_leaves(::parquet::RowGroupWriter& group, const std::vector<Field>& schema,
-                    std::span<const Column> columns, int64_t first, int64_t rows, LeafScratch& scratch);
+                    std::span<const Column> columns, int64_t first, int64_t rows, LeafScratch& scratch,
+                    LeafRange range = {});
 
 }  // namespace manaka::parquet

@@ -5,14 +5,20 @@
 #include <arrow/util/io_util.h>
 #include <arrow/io/memory.h>
 #include <parquet/arrow/writer.h>
+#include <parquet/column_writer.h>
 #include <parquet/exception.h>
 #include <parquet/file_writer.h>
 #include <parquet/metadata.h>
 #include <parquet/properties.h>
 #include <parquet/schema.h>
 
+#include <atomic>
+#include <mutex>
+
+#include "core/task_thread.h"
 #include "parquet/leaf_writer.h"
 #include "parquet/library_error.h"
+#include "parquet/ordered_sink.h"
 
 namespace manaka::parquet {
 
@@ -138,6 +144,16 @@ struct ParquetFileWriter::Impl {
   std::vector<Field> fields;
   std::unique_ptr<::parquet::ParquetFileWriter> leaves;
   LeafScratch scratch;
+  // leaf_threads > 1: the row groups are buffered and their leaves encoded
+  // by this thread and the helpers, placed in the file in order by `ordered`
+  // (over `sink`).
+  std::shared_ptr<OrderedSink> ordered;
+  bool spread = false;  // set_leaf_spread
+  std::vector<std::unique_ptr<TaskThread>> helpers;
+  std::vector<LeafScratch> helper_scratch;
+
+  Status write_group(std::span<const Column> columns, int64_t first, int64_t rows);
+  Status write_group_on_threads(std::span<const Column> columns, int64_t first, int64_t rows);
 };
 
 namespace {
@@ -164,6 +180,72 @@ Result<std::shared_ptr<::parquet::FileMetaData>> arrow_layout(
 }
 
 }  // namespace
+
+Status ParquetFileWriter::Impl::write_group(std::span<const Column> columns, int64_t first, int64_t rows) {
+  try {
+    ::parquet::RowGroupWriter* group = leaves->AppendRowGroup();
+    Status st = write_leaves(*group, fields, columns, first, rows, scratch);
+    if (!st.ok()) return std::move(st).with_context(final_path);
+    group->Close();
+  } catch (const std::exception& e) {
+    return from_exception(e, file->path());
+  }
+  return Status();
+}
+
+// Each thread takes the next leaf not yet taken, writes it and closes it
+// (its pages built at once; placed in the file in its turn, OrderedSink).
+// Leaves are taken in order, so a leaf waits only for the one before it.
+Status ParquetFileWriter::Impl::write_group_on_threads(std::span<const Column> columns, int64_t first,
+                                                       int64_t rows) {
+  ::parquet::RowGroupWriter* group = nullptr;
+  try {
+    group = leaves->AppendBufferedRowGroup();
+  } catch (const std::exception& e) {
+    return from_exception(e, file->path());
+  }
+  const int count = group->num_columns();
+  ordered->begin_group();
+  std::atomic<int> next{0};
+  std::mutex failed_mu;
+  Status failed;  // the first failure; the leaves it leaves waiting fail after it
+  auto work = [&](LeafScratch& s) {
+    for (int leaf = next.fetch_add(1); leaf < count; leaf = next.fetch_add(1)) {
+      Status st;
+      try {
+        st = write_leaves(*group, fields, columns, first, rows, s, LeafRange{leaf, leaf + 1});
+        if (!st.ok()) st = std::move(st).with_context(final_path);
+        if (st.ok()) {
+          OrderedSink::Turn turn(*ordered, leaf);
+          group->column(leaf)->Close();
+        }
+      } catch (const std::exception& e) {
+        st = from_exception(e, file->path());
+      }
+      if (!st.ok()) {
+        {
+          std::lock_guard lock(failed_mu);
+          if (failed.ok()) failed = std::move(st);
+        }
+        ordered->abandon();
+        return;
+      }
+      ordered->placed(leaf);
+    }
+  };
+  std::vector<std::future<void>> helping;
+  for (size_t h = 0; h < helpers.size(); ++h)
+    helping.push_back(helpers[h]->submit([&, h] { work(helper_scratch[h]); }));
+  work(scratch);
+  for (auto& h : helping) h.get();  // every helper done with the group before it closes or the file goes
+  if (!failed.ok()) return failed;
+  try {
+    group->Close();  // its columns closed and placed already: the group's metadata
+  } catch (const std::exception& e) {
+    return from_exception(e, file->path());
+  }
+  return Status();
+}
 
 ParquetFileWriter::ParquetFileWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
@@ -217,15 +299,19 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::open(const std::st
   if (options.leaf_writer) {
     MANAKA_ASSIGN_OR_RETURN(auto layout, arrow_layout(*m.schema, pool, props, arrow_props, temp));
     if (leaf_writable(schema, *layout->schema())) {
+      std::shared_ptr<arrow::io::OutputStream> out = m.sink;
+      if (options.leaf_threads > 1) out = m.ordered = std::make_shared<OrderedSink>(m.sink);
       try {
         m.leaves = ::parquet::ParquetFileWriter::Open(
-            m.sink, std::static_pointer_cast<::parquet::schema::GroupNode>(layout->schema()->schema_root()), props,
+            out, std::static_pointer_cast<::parquet::schema::GroupNode>(layout->schema()->schema_root()), props,
             layout->key_value_metadata());
       } catch (const std::exception& e) {
         w->abort();
         return from_exception(e, temp);
       }
       m.fields = std::move(schema);
+      for (int h = 1; h < options.leaf_threads; ++h) m.helpers.push_back(std::make_unique<TaskThread>());
+      m.helper_scratch.resize(m.helpers.size());
       return w;
     }
   }
@@ -251,14 +337,8 @@ Status ParquetFileWriter::write(int64_t rows, std::span<const Column> columns) {
                              std::to_string(m.fields.size()));
     for (int64_t first = 0; first < rows; first += m.row_group_rows) {
       const int64_t n = std::min(m.row_group_rows, rows - first);
-      try {
-        ::parquet::RowGroupWriter* group = m.leaves->AppendRowGroup();
-        Status st = write_leaves(*group, m.fields, columns, first, n, m.scratch);
-        if (!st.ok()) return std::move(st).with_context(path());
-        group->Close();
-      } catch (const std::exception& e) {
-        return from_exception(e, m.file->path());
-      }
+      MANAKA_RETURN_NOT_OK(m.ordered && m.spread ? m.write_group_on_threads(columns, first, n)
+                                                 : m.write_group(columns, first, n));
     }
     return Status();
   }
@@ -280,6 +360,8 @@ Status ParquetFileWriter::write(int64_t rows, std::span<const Column> columns) {
   if (!table.ok()) return from_arrow(table.status(), m.file->path());
   return from_arrow(m.writer->WriteTable(**table, m.row_group_rows), m.file->path());
 }
+
+void ParquetFileWriter::set_leaf_spread(bool on) { impl_->spread = on; }
 
 bool ParquetFileWriter::writes_leaves() const { return impl_->leaves != nullptr; }
 

@@ -58,6 +58,12 @@ struct WriteOptions {
   // here, where the layout allows (parquet/leaf_writer.h); the same bytes as
   // Arrow's writer, faster. Off: always Arrow's writer (the tests compare).
   bool leaf_writer = true;
+  // Threads a leaf-written row group's leaves may be encoded on (the
+  // writer's and leaf_threads - 1 of its own), for the row groups written
+  // while set_leaf_spread(true): each leaf is then buffered and placed in
+  // the file when its turn comes (parquet/ordered_sink.h). The bytes do not
+  // depend on it.
+  int leaf_threads = 1;
 };
 
 // Writes one parquet file a batch at a time: each write() adds the rows as
@@ -78,6 +84,9 @@ class ParquetFileWriter {
   // `rows` rows, one Column per schema field, in schema order. The columns'
   // buffers are read, not copied, and may be reused once write() returns.
   Status write(int64_t rows, std::span<const Column> columns);
+  // Whether the next write()s encode each row group's leaves on the
+  // writer's leaf_threads (off at first; no effect with leaf_threads 1).
+  void set_leaf_spread(bool on);
   // Whether the leaves go through the leaf writer (parquet/leaf_writer.h).
   bool writes_leaves() const;
   // Bytes written to the temporary so far (the footer not yet included).

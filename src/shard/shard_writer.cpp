@@ -250,8 +250,9 @@ Status ShardWriter::execute(Task& task) {
   return Status();
 }
 
-Result<std::unique_ptr<parquet::ParquetFileWriter>> ShardWriter::open_file(uint64_t shard) const {
+Result<std::unique_ptr<parquet::ParquetFileWriter>> ShardWriter::open_file(uint64_t shard, int leaf_threads) const {
   parquet::WriteOptions opts = *parquet_;
+  opts.leaf_threads = leaf_threads;
   for (auto& kv : set_footer(options_.set_id, shard, shard_count(options_.set_rows, options_.rows_per_shard),
                              options_.set_rows))
     opts.footer.push_back(std::move(kv));
@@ -297,7 +298,7 @@ Status ShardSink::close_row() {
 Status ShardSink::flush_group() {
   MANAKA_ASSIGN_OR_RETURN(std::shared_ptr<RowGroupColumns> group, group_->take_columns());
   if (!file_) {
-    MANAKA_ASSIGN_OR_RETURN(file_, writer_.open_file(shard_));
+    MANAKA_ASSIGN_OR_RETURN(file_, writer_.open_file(shard_, encoder_ ? 2 : 1));
   }
   if (!encoder_) return write_group(*group);
   MANAKA_RETURN_NOT_OK(wait_encoding());
@@ -306,6 +307,10 @@ Status ShardSink::flush_group() {
 }
 
 Status ShardSink::write_group(const RowGroupColumns& group) {
+  // Leaves on two threads only while a core would otherwise wait: with as
+  // many shards as threads the encoders keep every core busy, and the
+  // spread costs a copy of each column chunk (src/fold/README.md).
+  file_->set_leaf_spread(writer_.spread_leaves());
   MANAKA_RETURN_NOT_OK(file_->write(group.rows, group.columns()));
   const int64_t now = file_->bytes_written();
   writer_.bytes_.fetch_add(now - counted_bytes_, std::memory_order_relaxed);
@@ -342,22 +347,22 @@ Status ShardWriter::write_shards(unsigned threads, const ShardFill& fill) {
   std::atomic<uint64_t> next{std::min(options_.first_shard, count)};
   const uint64_t end = std::min(options_.end_shard, count);
   std::atomic<bool> failed{false};
+  write_threads_ = std::max(threads, 1u);
   auto work = [&] {
     while (!failed.load(std::memory_order_relaxed)) {
       const uint64_t k = next.fetch_add(1);
       if (k >= end) return;
       const uint64_t first = k * options_.rows_per_shard;
+      writing_.fetch_add(1);
       ShardSink sink(*this, k, first, std::min(options_.rows_per_shard, options_.set_rows - first), threads > 1);
       Status st = fill(sink);
-      if (st.ok()) {
-        auto closed = sink.close();
-        if (closed.ok()) {
-          done[k] = std::move(*closed);
-          continue;
-        }
-        st = closed.status();
+      Result<std::unique_ptr<PendingFile>> closed = st.ok() ? sink.close() : Result<std::unique_ptr<PendingFile>>(st);
+      writing_.fetch_sub(1);
+      if (closed.ok()) {
+        done[k] = std::move(*closed);
+        continue;
       }
-      errors[k] = std::move(st);
+      errors[k] = closed.status();
       failed.store(true);
     }
   };

@@ -37,7 +37,11 @@
 // the thread count. Parquet writes a file's row groups one after another
 // (each column chunk is placed in the file as it is encoded), so one file's
 // row groups are never encoded at once; a set of fewer shards than threads
-// uses fewer filling threads.
+// uses fewer filling threads. While fewer shards than threads are being
+// written (the last shard of a set, or a set of one), a sink encodes each
+// row group's leaves on two threads instead (parquet/ordered_sink.h), so the
+// spare core is used; with a shard per thread the leaves stay on one, where
+// the spread's extra copy of each column chunk would cost without gain.
 //
 // finish() closes the last shard, renames the set into place and then removes
 // the earlier set's files past this one's count: <prefix>-NNNNN.parquet
@@ -197,7 +201,9 @@ class ShardWriter {
   Status remove_stale();
   Status publish();
   // Shard `shard`'s file, open under its temporary name, footer prepared.
-  Result<std::unique_ptr<parquet::ParquetFileWriter>> open_file(uint64_t shard) const;
+  Result<std::unique_ptr<parquet::ParquetFileWriter>> open_file(uint64_t shard, int leaf_threads = 1) const;
+  // Whether a sink's next row group spreads its leaves over two threads.
+  bool spread_leaves() const { return writing_.load(std::memory_order_relaxed) < write_threads_; }
   friend class ShardSink;
 
   ShardWriterOptions options_;
@@ -217,6 +223,12 @@ class ShardWriter {
   Status error_;                  // the thread's first failure
   std::atomic<int64_t> bytes_{0};
   std::thread thread_;
+
+  // write_shards(): its thread count, and the shards being written now. A
+  // sink whose shard is one of fewer than the threads encodes its row
+  // groups' leaves on two threads (parquet::WriteOptions::leaf_threads).
+  unsigned write_threads_ = 1;
+  std::atomic<unsigned> writing_{0};
 
   // Owned by the writer thread until it is joined.
   std::unique_ptr<parquet::ParquetFileWriter> file_;

@@ -1,11 +1,14 @@
 // The leaf writer (parquet/leaf_writer.h) against Arrow's writer, the
 // oracle: the same columns written both ways give the same file, byte for
-// byte, under the shard writer's settings and under the library's defaults.
+// byte, under the shard writer's settings and under the library's defaults,
+// and so do the leaf writer's row groups encoded on several threads
+// (WriteOptions::leaf_threads, parquet/ordered_sink.h).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <random>
 
+#include "../shard/os_fixture.h"
 #include "column_views.h"
 #include "scratch.h"
 #include "parquet/writer.h"
@@ -114,52 +117,59 @@ std::vector<WriteOptions> settings() {
   return {shard, library};
 }
 
-// Both ways, in batches of `batch` rows; the files' bytes.
-std::pair<std::string, std::string> write_both(const LeafRows& rows, WriteOptions options, int64_t batch) {
-  std::string out[2];
-  for (bool leaves : {false, true}) {
-    options.leaf_writer = leaves;
-    const fs::path path = scratch(leaves ? "leaves.parquet" : "arrow.parquet");
-    auto w = ParquetFileWriter::open(path.string(), leaf_fields(), options);
-    EXPECT_TRUE(w.ok()) << w.status().message();
-    if (!w.ok()) return {};
-    EXPECT_EQ((*w)->writes_leaves(), leaves);
-    const std::vector<Column> all = rows.columns();
-    for (int64_t first = 0; first < rows.rows; first += batch) {
-      // A batch's columns: the fixed-width ones from an offset, the list by
-      // its own offsets (leaf_writer takes lists from offset 0: a view of
-      // the rows' offsets and candidates from that row on).
-      const int64_t n = std::min(batch, rows.rows - first);
-      std::vector<Column> part = all;
-      for (size_t c = 0; c + 1 < part.size(); ++c) {
-        part[c].offset = first;
-        part[c].length = n;
-      }
-      Column& list = part.back();
-      const int32_t lo = rows.offsets[size_t(first)];
-      static thread_local std::vector<int32_t> offsets;
-      offsets.clear();
-      for (int64_t r = first; r <= first + n; ++r) offsets.push_back(rows.offsets[size_t(r)] - lo);
-      list.offsets = offsets.data();
-      list.length = n;
-      Column& cand = list.children[0];
-      cand.length = offsets.back();
-      cand.children[0].values = rows.mv.data() + lo;
-      cand.children[1].values = rows.prob.data() + lo;
-      // cp: values and validity from candidate lo (a bitmap offset keeps its bits).
-      cand.children[2].values = rows.cp.data();
-      cand.children[2].offset = lo;
-      int64_t nulls = 0;
-      for (int64_t i = lo; i < lo + cand.length; ++i) nulls += !((rows.cp_valid[size_t(i / 8)] >> (i % 8)) & 1);
-      cand.children[2].null_count = nulls;
-      cand.children[2].length = cand.length;
-      Status st = (*w)->write(n, part);
-      EXPECT_TRUE(st.ok()) << st.message();
-    }
-    EXPECT_TRUE((*w)->commit().ok());
-    out[leaves] = slurp(path);
+// How a file is written: by Arrow's writer; by the leaf writer on its own
+// thread; with every row group's leaves spread over 3 threads; or spread
+// over 2 for every other batch only (a file of both kinds of row group).
+enum class Way { Arrow, Leaves, Spread, Mixed };
+
+// The columns of rows [first, first + n): the fixed-width ones from an
+// offset, the list by its own offsets (leaf_writer takes lists from offset
+// 0: a view of the rows' offsets and candidates from that row on, the
+// offsets kept in `offsets`).
+std::vector<Column> batch_of(const LeafRows& rows, int64_t first, int64_t n, std::vector<int32_t>& offsets) {
+  std::vector<Column> part = rows.columns();
+  for (size_t c = 0; c + 1 < part.size(); ++c) {
+    part[c].offset = first;
+    part[c].length = n;
   }
-  return {out[0], out[1]};
+  Column& list = part.back();
+  const int32_t lo = rows.offsets[size_t(first)];
+  offsets.clear();
+  for (int64_t r = first; r <= first + n; ++r) offsets.push_back(rows.offsets[size_t(r)] - lo);
+  list.offsets = offsets.data();
+  list.length = n;
+  Column& cand = list.children[0];
+  cand.length = offsets.back();
+  cand.children[0].values = rows.mv.data() + lo;
+  cand.children[1].values = rows.prob.data() + lo;
+  // cp: values and validity from candidate lo (a bitmap offset keeps its bits).
+  cand.children[2].values = rows.cp.data();
+  cand.children[2].offset = lo;
+  int64_t nulls = 0;
+  for (int64_t i = lo; i < lo + cand.length; ++i) nulls += !((rows.cp_valid[size_t(i / 8)] >> (i % 8)) & 1);
+  cand.children[2].null_count = nulls;
+  cand.children[2].length = cand.length;
+  return part;
+}
+
+// The file written `way`, in batches of `batch` rows: its bytes.
+std::string write_way(const LeafRows& rows, WriteOptions options, int64_t batch, Way way) {
+  options.leaf_writer = way != Way::Arrow;
+  options.leaf_threads = way == Way::Spread ? 3 : way == Way::Mixed ? 2 : 1;
+  const fs::path path = scratch("way.parquet");
+  auto w = ParquetFileWriter::open(path.string(), leaf_fields(), options);
+  EXPECT_TRUE(w.ok()) << w.status().message();
+  if (!w.ok()) return {};
+  EXPECT_EQ((*w)->writes_leaves(), way != Way::Arrow);
+  std::vector<int32_t> offsets;
+  for (int64_t first = 0, k = 0; first < rows.rows; first += batch, ++k) {
+    const int64_t n = std::min(batch, rows.rows - first);
+    (*w)->set_leaf_spread(way == Way::Spread || (way == Way::Mixed && k % 2 == 1));
+    Status st = (*w)->write(n, batch_of(rows, first, n, offsets));
+    EXPECT_TRUE(st.ok()) << st.message();
+  }
+  EXPECT_TRUE((*w)->commit().ok());
+  return slurp(path);
 }
 
 TEST(LeafWriter, WritesArrowsBytes) {
@@ -168,15 +178,47 @@ TEST(LeafWriter, WritesArrowsBytes) {
     for (bool empty_lists : {false, true}) {
       const LeafRows rows(1000, 400, empty_lists, 17 + empty_lists);
       for (int64_t batch : {int64_t{1000}, int64_t{300}, int64_t{77}}) {
-        auto [arrow_bytes, leaf_bytes] = write_both(rows, options, batch);
+        const std::string arrow_bytes = write_way(rows, options, batch, Way::Arrow);
         ASSERT_FALSE(arrow_bytes.empty());
-        EXPECT_EQ(arrow_bytes, leaf_bytes) << "empty lists " << empty_lists << ", batches of " << batch
-                                           << ", row groups of " << options.row_group_rows;
-        ++checked;
+        for (Way way : {Way::Leaves, Way::Spread, Way::Mixed}) {
+          EXPECT_EQ(arrow_bytes, write_way(rows, options, batch, way))
+              << "way " << static_cast<int>(way) << ", empty lists " << empty_lists << ", batches of " << batch
+              << ", row groups of " << options.row_group_rows;
+          ++checked;
+        }
       }
     }
   }
-  EXPECT_EQ(checked, 12);
+  EXPECT_EQ(checked, 36);
+}
+
+TEST(LeafWriter, AFailureOnTheLeafThreadsIsTheOneReported) {
+  // The file outgrows its size limit while a row group's leaves are placed
+  // from three threads: the writer says why (the leaf whose write failed),
+  // no thread waits for the turn of a leaf that was never placed, and no
+  // file is left.
+  const fs::path dir = scratch("limited");
+  fs::create_directories(dir);
+  manaka::testing::RemovedAtEnd cleanup{dir};
+  const std::string path = (dir / "limited.parquet").string();
+  const LeafRows rows(3000, 0, false, 5);
+  WriteOptions options = settings()[0];
+  options.leaf_threads = 3;
+  Status st;
+  {
+    manaka::testing::FileSizeLimit limit(96 << 10);
+    ASSERT_TRUE(limit.ok());
+    auto w = ParquetFileWriter::open(path, leaf_fields(), options);
+    ASSERT_TRUE(w.ok()) << w.status().message();
+    (*w)->set_leaf_spread(true);
+    std::vector<int32_t> offsets;
+    st = (*w)->write(rows.rows, batch_of(rows, 0, rows.rows, offsets));
+  }
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.kind(), ErrorKind::IO) << st.message();
+  EXPECT_NE(st.message().find(": File too large"), std::string::npos) << st.message();
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_FALSE(fs::exists(temporary_path(path)));
 }
 
 TEST(LeafWriter, OtherLayoutsGoThroughArrow) {
