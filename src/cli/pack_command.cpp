@@ -45,7 +45,7 @@ void add_pack_command(CLI::App& app) {
                   "where --buckets puts its temporary spools (default: next to the output)");
   cmd->add_option("--threads", args->options.threads,
                   "threads for the fold (in memory, or --buckets' first two passes) and the shards' encoding, one shard "
-                  "each (default: the core count); "
+                  "each, or a shard's columns on two once fewer shards than threads are left (default: the core count); "
                   "the output is the same for any number")
       ->transform(checks::unsigned_integer(1, 1024));
   cmd->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
