@@ -45,7 +45,7 @@ Result<MapTally> map_records(const Inputs& inputs, std::vector<SpoolWriter>& par
   const auto n = static_cast<uint32_t>(parts.size());
   const uint32_t count = std::clamp<uint32_t>(threads, 1, std::min(n, kMaxReadParts));
   std::vector<MapTally> tallies(count);
-  MANAKA_RETURN_NOT_OK(run_read_parts(count, progress, [&](uint32_t t, Progress* line, uint64_t& failed_at) {
+  MANAKA_RETURN_NOT_OK(run_parts(count, progress, [&](uint32_t t, Progress* line, uint64_t& failed_at) {
     MapTally tally;
     std::vector<uint8_t> buf;
     uint64_t h = 0;  // the board hash of the record keep() last saw, and its bucket

@@ -3,7 +3,6 @@
 // (fold/pack.h; docs: "Rows leave shuffled").
 #include <atomic>
 #include <filesystem>
-#include <thread>
 
 #include "core/progress.h"
 #include "fold/bucket_passes.h"
@@ -52,30 +51,24 @@ Result<std::vector<std::vector<std::string>>> fold_and_scatter(PackContext& ctx,
   line.set_enabled(ctx.options.progress);
   PassTotals totals;
   std::vector<std::vector<uint64_t>> rows(threads, std::vector<uint64_t>(n, 0));
-  std::vector<Status> status(threads);
-  std::atomic<bool> failed{false};
-  auto fold_share = [&](uint32_t t) -> Status {
+  std::atomic<bool> failed{false};  // a share failed: the others stop at their next bucket
+  auto fold_share = [&](uint32_t t, Progress* shown, uint64_t& failed_at) -> Status {
     MANAKA_ASSIGN_OR_RETURN(auto out, open_spool_set(dir.path(), 'b', scatter_ext(t, threads).c_str(), n));
     FoldTable table(ctx.inputs.header.policy_source);
-    PassProgress progress{t == 0 ? &line : nullptr, threads > 1 ? &totals : nullptr};
+    PassProgress progress{shown, threads > 1 ? &totals : nullptr};
     for (uint32_t i = t * n / threads; i < (t + 1) * n / threads && !failed.load(); ++i) {
       Status st = fold_bucket(ctx, {spool_path(dir.path(), 'a', i, "mpk")}, i, /*remove_read=*/true, table, out,
                               rows[t], progress);
-      if (!st.ok()) return st;
+      if (!st.ok()) {
+        failed_at = i;
+        failed.store(true);
+        return st;
+      }
     }
+    failed_at = n + t;  // closing comes after every bucket
     return close_spool_set(out);
   };
-  {
-    std::vector<std::jthread> pool;
-    for (uint32_t t = 1; t < threads; ++t)
-      pool.emplace_back([&, t] {
-        status[t] = fold_share(t);
-        if (!status[t].ok()) failed.store(true);
-      });
-    status[0] = fold_share(0);
-    if (!status[0].ok()) failed.store(true);
-  }
-  for (const Status& st : status) MANAKA_RETURN_NOT_OK(st);  // the lowest buckets' failure
+  MANAKA_RETURN_NOT_OK(run_parts(threads, &line, fold_share));  // the lowest bucket's failure
   if (threads > 1) line.update(totals.bytes.load(), totals.records.load());
   std::vector<std::vector<std::string>> parts(n);
   for (uint32_t j = 0; j < n; ++j) {

@@ -151,15 +151,20 @@ void FoldTable::join_group(const Pending& p) {
   grp.sum_q += static_cast<double>(p.value_q);
 }
 
+// wide_'s first entry at candidate i or later (wide_ is sorted by candidate).
+std::vector<FoldTable::Wide>::const_iterator FoldTable::wide_from(uint64_t i) const {
+  return std::lower_bound(wide_.begin(), wide_.end(), i, [](const Wide& w, uint64_t at) { return w.at < at; });
+}
+
 uint32_t FoldTable::wide_visits(uint64_t i) const {
-  const auto it = std::lower_bound(wide_.begin(), wide_.end(), i, [](const Wide& w, uint64_t at) { return w.at < at; });
+  const auto it = wide_from(i);
   assert(it != wide_.end() && it->at == i);
   return it->visits;
 }
 
 bool FoldTable::any_wide(uint64_t lo, uint64_t hi) const {
   if (wide_.empty()) return false;
-  const auto it = std::lower_bound(wide_.begin(), wide_.end(), lo, [](const Wide& w, uint64_t at) { return w.at < at; });
+  const auto it = wide_from(lo);
   return it != wide_.end() && it->at < hi;
 }
 

@@ -176,9 +176,6 @@ class FoldTable {
 
   // A candidate's visits: value_[i], or its entry in wide_ when value_[i] is kWide.
   uint32_t visits_at(uint64_t i) const { return value_[i] != kWide ? value_[i] : wide_visits(i); }
-  uint32_t wide_visits(uint64_t i) const;
-  // Whether any of candidates [lo, hi) is wide.
-  bool any_wide(uint64_t lo, uint64_t hi) const;
 
   stream::PolicySource source_;
   MappedVector<uint8_t> boards_;
@@ -198,6 +195,10 @@ class FoldTable {
     uint32_t visits;
   };
   std::vector<Wide> wide_;
+  std::vector<Wide>::const_iterator wide_from(uint64_t i) const;
+  uint32_t wide_visits(uint64_t i) const;
+  // Whether any of candidates [lo, hi) is wide.
+  bool any_wide(uint64_t lo, uint64_t hi) const;
   std::array<Pending, kLookahead> pending_;  // a ring
   size_t pending_head_ = 0, pending_count_ = 0;
 

@@ -123,7 +123,7 @@ Status pack_in_memory(PackContext& ctx) {
   {
     Progress read("pack: reading", ctx.inputs.total_bytes);
     read.set_enabled(ctx.options.progress);
-    MANAKA_RETURN_NOT_OK(run_read_parts(count, &read, [&](uint32_t p, Progress* progress, uint64_t& failed_at) {
+    MANAKA_RETURN_NOT_OK(run_parts(count, &read, [&](uint32_t p, Progress* progress, uint64_t& failed_at) {
       return fold_part(ctx, p, count, progress, *parts[p], failed_at);
     }));
   }

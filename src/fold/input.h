@@ -114,12 +114,13 @@ inline constexpr uint32_t kMaxReadParts = 8;
 
 // Runs part(p, progress, failed_at) -> Status for p in [0, parts): part 0 on
 // this thread with `progress`, the others each on a thread of its own with
-// none. For parts that split the inputs between them by board (each reading
-// all of them through read_kept_records, setting failed_at on a failure):
-// of their failures, the one that names the earliest record, as one reader
-// would have reported.
+// none. A failing part sets failed_at to where its failure is: for parts
+// that split the inputs between them by board (each reading all of them
+// through read_kept_records), the record that failed; for parts that take
+// runs of buckets, the bucket. Of the failures, the one with the lowest
+// failed_at is returned: what one thread doing it all would have reported.
 template <typename Part>
-Status run_read_parts(uint32_t parts, Progress* progress, Part&& part) {
+Status run_parts(uint32_t parts, Progress* progress, Part&& part) {
   std::vector<Status> status(parts);
   std::vector<uint64_t> failed_at(parts, 0);
   {

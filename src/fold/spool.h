@@ -98,11 +98,5 @@ size_t spool_row_size(const uint8_t* p, bool with_cp);
 // just came while it is still in cache.
 Status read_files(std::span<const std::string> paths, MappedVector<uint8_t>& bytes,
                   const std::function<void(const MappedVector<uint8_t>&, uint64_t)>& arrived = {});
-// Reads a whole file into memory.
-inline Result<MappedVector<uint8_t>> read_file(const std::string& path) {
-  MappedVector<uint8_t> bytes;
-  MANAKA_RETURN_NOT_OK(read_files({&path, 1}, bytes));
-  return bytes;
-}
 
 }  // namespace manaka::fold

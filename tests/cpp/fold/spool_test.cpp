@@ -60,9 +60,12 @@ TEST(Spool, TempDirGoesWithItsContents) {
     ASSERT_TRUE(w->close().ok());
     EXPECT_EQ(w->bytes(), 1010u);
     EXPECT_EQ(fs::file_size(path + "/spool-a-0000.mpk"), 1010u);
-    auto back = read_file(path + "/spool-a-0000.mpk");
-    ASSERT_TRUE(back.ok());
-    EXPECT_EQ(back->size(), 1010u);
+    const std::string written = path + "/spool-a-0000.mpk";
+    MappedVector<uint8_t> back;
+    ASSERT_TRUE(read_files({&written, 1}, back).ok());
+    ASSERT_EQ(back.size(), 1010u);
+    EXPECT_EQ(back[0], 7);
+    EXPECT_EQ(back[1009], 7);
   }
   EXPECT_FALSE(fs::exists(path));
 }
