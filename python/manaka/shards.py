@@ -5,6 +5,10 @@ A shard row is a folded position: ``packed`` (96 bytes), ``ply``,
 Reading hands each row group over as numpy columns decoded in C++;
 candidates are flat arrays, row ``i`` owning ``cand_offsets[i]:cand_offsets[i+1]``.
 
+value_z, value_q and cp come in the side to move's view whatever the
+footer's ``pov``: a shard packed from a pov-1 stream (Black's view, footer
+``pov`` ``"1"``) has them negated in the rows where White moves.
+
 Validation data is a separate set of shards (a directory), never a split of
 these: pass it as its own ``source``.
 """

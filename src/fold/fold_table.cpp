@@ -7,6 +7,7 @@
 
 #include "fold/board_hash.h"
 #include "shard/shard_writer.h"
+#include "shogi/pack.h"
 
 namespace manaka::fold {
 
@@ -214,7 +215,7 @@ void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, Em
       for (size_t i = 0; i < n; ++i) {
         row.cp[i] = static_cast<int16_t>(static_cast<uint16_t>(value_[lo + i]));
       }
-      cp_policy(row.cp, rule.temperature, rule.band, row.prob);
+      rule.cp_prob(row.cp, row.packed[shogi::PACKED_SIDE], scratch.turned, row.prob);
     }
     return;
   }
@@ -255,7 +256,7 @@ void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, Em
     for (size_t i = 0; i < n; ++i) {
       row.cp[i] = static_cast<int16_t>(rounded_mean(scratch.cp_sum[i], scratch.listed[i]));
     }
-    cp_policy(row.cp, rule.temperature, rule.band, row.prob);
+    rule.cp_prob(row.cp, row.packed[shogi::PACKED_SIDE], scratch.turned, row.prob);
   }
 }
 

@@ -86,6 +86,7 @@ class FoldTable {
     std::vector<uint64_t> visits;
     std::vector<int64_t> cp_sum;
     std::vector<uint32_t> listed;
+    std::vector<int16_t> turned;  // cp in the side to move's view (PolicyRule::cp_prob)
   };
 
   // Group g's folded row, prob derived by `rule`; row's vectors are reused.

@@ -62,6 +62,17 @@ void cp_policy(std::span<const int16_t> cp, double temperature, const MateBand& 
   softmax_cp(cp, temperature, prob);
 }
 
+void PolicyRule::cp_prob(std::span<const int16_t> cp, uint8_t side, std::vector<int16_t>& turned,
+                         std::span<float> prob) const {
+  if (pov != stream::Pov::Black || side == 0) {
+    cp_policy(cp, temperature, band, prob);
+    return;
+  }
+  turned.resize(cp.size());  // cp-sourced: every candidate has cp (rules 7, 8), never NO_CP, so -cp fits
+  for (size_t i = 0; i < cp.size(); ++i) turned[i] = static_cast<int16_t>(-cp[i]);
+  cp_policy(turned, temperature, band, prob);
+}
+
 int64_t rounded_mean(int64_t sum, int64_t n) {
   assert(n > 0);
   if (sum >= 0) return (2 * sum + n) / (2 * n);

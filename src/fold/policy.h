@@ -15,10 +15,16 @@
 // and only when mate_scale != 0 (a stream off the centipawn scale has no
 // mates). prob and the mate test read the cp values as stored in the row
 // (the rounded means), so a reader can re-derive prob from the row alone.
+//
+// The softmax and the leader are the side to move's: a pov-1 stream's cp
+// are Black's view, so where White moves they are negated first (the row
+// keeps them as the stream wrote them; the footer's pov says so). Read
+// raw, White's worst move would get White's policy.
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "stream/format.h"
 
@@ -46,10 +52,16 @@ struct PolicyRule {
   stream::PolicySource source = stream::PolicySource::Visits;
   double temperature = kDefaultTemperature;  // cp-sourced only
   MateBand band;                             // cp-sourced only
+  stream::Pov pov = stream::Pov::SideToMove;  // cp-sourced only: whose view cp is
 
   static PolicyRule from(const stream::Header& header, double temperature) {
-    return {header.policy_source, temperature, mate_band(header)};
+    return {header.policy_source, temperature, mate_band(header), header.pov};
   }
+
+  // cp_policy for a position whose side to move is `side` (packed byte 95:
+  // 0 Black, 1 White), cp in the stream's view; `turned` holds the negated
+  // scores when they are Black's and White moves.
+  void cp_prob(std::span<const int16_t> cp, uint8_t side, std::vector<int16_t>& turned, std::span<float> prob) const;
 };
 
 // prob[i] = visits[i] / sum(visits); spans of equal length, sum > 0.

@@ -21,6 +21,8 @@
 namespace manaka::shard {
 
 inline constexpr size_t kPackedLen = stream::kShogiPackedLen;  // 96
+// packed's byte that names the side to move: 0 Black, 1 White.
+inline constexpr size_t kSideToMoveByte = 95;
 // A null cp in memory: the stream's own absent marker, a value no score takes.
 inline constexpr int16_t kNullCp = stream::kNoCp;
 

@@ -17,7 +17,9 @@ struct ShardReader::Impl {
   FooterPairs footer;
   int fields[column::kCount];  // each shard column's index in the file's fields
   bool direct = false;         // laid out as manaka writes shards (direct_layout)
+  bool black_view = false;     // the footer's pov is "1": values in Black's view
 
+  Status read_columns(int group, const ShardColumns& want, ShardBatch& b);
   Status read_direct(int group, const bool wanted[], ShardBatch& b, const std::string& where);
 };
 
@@ -281,6 +283,7 @@ Result<ShardReader> ShardReader::open(const std::string& path) {
   impl->direct = direct_layout(*impl->file, impl->fields);
   for (const auto& [key, value] : impl->file->footer()) {
     if (key != "ARROW:schema") impl->footer.emplace_back(key, value);
+    if (key == "pov" && value == "1") impl->black_view = true;
   }
   return ShardReader(std::move(impl));
 }
@@ -309,6 +312,21 @@ bool has_null(const parquet::Column& a, int64_t from, int64_t count) {
   return false;
 }
 
+// A pov-1 shard's values turned to the side to move's: value_z, value_q and
+// every cp negated in the rows where White moves (packed byte 95 is 1).
+// 0 - v, not -v: a draw stays +0.0.
+void turn_to_side_to_move(ShardBatch& b) {
+  for (int64_t r = 0; r < b.rows; ++r) {
+    if (b.packed[static_cast<size_t>(r) * kPackedLen + kSideToMoveByte] == 0) continue;
+    if (!b.value_z.empty()) b.value_z[r] = 0.0f - b.value_z[r];
+    if (!b.value_q.empty()) b.value_q[r] = 0.0f - b.value_q[r];
+    if (b.cand_offsets.empty()) continue;
+    for (int64_t i = b.cand_offsets[r]; i < b.cand_offsets[r + 1]; ++i) {
+      if (b.cp[i] != kNullCp) b.cp[i] = static_cast<int16_t>(-b.cp[i]);
+    }
+  }
+}
+
 }  // namespace
 
 Result<ShardBatch> ShardReader::read_row_group(int group, const ShardColumns& want) {
@@ -323,13 +341,26 @@ Status ShardReader::read_row_group_into(int group, const ShardColumns& want, Sha
     return Status::invalid(path + ": no row group " + std::to_string(group) + " (the file has " +
                            std::to_string(num_row_groups()) + ")");
   }
+  // Turning needs each row's side to move: packed is read for it, asked for or not.
+  const bool turn = impl_->black_view && (want.value_z || want.value_q || want.candidates);
+  ShardColumns read = want;
+  read.packed = want.packed || turn;
+  MANAKA_RETURN_NOT_OK(impl_->read_columns(group, read, b));
+  if (!turn) return Status();
+  turn_to_side_to_move(b);
+  if (!want.packed) b.packed.clear();
+  return Status();
+}
+
+Status ShardReader::Impl::read_columns(int group, const ShardColumns& want, ShardBatch& b) {
+  const std::string& path = file->path();
   const bool wanted[column::kCount] = {want.packed, want.ply, want.value_z,
                                        want.value_q, want.weight, want.candidates};
   std::vector<int> fields;  // which file columns, in shard column order
   std::vector<int> columns;  // which shard columns
   for (int c = 0; c < column::kCount; ++c) {
     if (!wanted[c]) continue;
-    fields.push_back(impl_->fields[c]);
+    fields.push_back(this->fields[c]);
     columns.push_back(c);
   }
   // Columns not asked for are emptied. Those asked for are resized by the
@@ -346,10 +377,10 @@ Status ShardReader::read_row_group_into(int group, const ShardColumns& want, Sha
     b.prob.clear();
     b.cp.clear();
   }
-  b.rows = row_group_rows(group);
+  b.rows = file->row_group_rows(group);
   if (columns.empty()) return Status();
   const std::string where = path + ": row group " + std::to_string(group);
-  if (impl_->direct) return impl_->read_direct(group, wanted, b, where);
+  if (direct) return read_direct(group, wanted, b, where);
   b.packed.clear();
   b.ply.clear();
   b.value_z.clear();
@@ -359,7 +390,7 @@ Status ShardReader::read_row_group_into(int group, const ShardColumns& want, Sha
   b.mv.clear();
   b.prob.clear();
   b.cp.clear();
-  MANAKA_ASSIGN_OR_RETURN(parquet::ColumnBatch read, impl_->file->read_row_group(group, fields));
+  MANAKA_ASSIGN_OR_RETURN(parquet::ColumnBatch read, file->read_row_group(group, fields));
 
   for (int c : columns) {
     const std::string& name = shard_fields()[c].name;

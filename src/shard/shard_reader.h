@@ -13,6 +13,13 @@
 // candidates) is decoded leaf by leaf by parquet's column reader straight
 // into the batch's vectors; any other layout goes through Arrow's reader.
 //
+// Values come in the side to move's view, whatever the footer's pov: a
+// shard of a pov-1 stream (Black's view, footer "pov" "1") has value_z,
+// value_q and cp negated in the rows where White moves (packed is read for
+// it even when not asked for). prob needs nothing: pack derived it from the
+// side to move's scores (fold/policy.h). The footer still says "1": it
+// states the file's bytes.
+//
 // A file whose columns do not have the shard types is refused at open(),
 // naming the column (shard/schema.h, check_schema); nullability is not
 // checked, so shards written by other tools read too.

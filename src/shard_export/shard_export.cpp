@@ -20,12 +20,11 @@ namespace manaka::shard_export {
 namespace {
 
 // What a shard's footer says about its rows (fold/footer.h); shards of other
-// tools may say nothing: side to move's view, no eval_coef.
+// tools may say nothing: no eval_coef. (Its pov is the reader's to turn.)
 struct ShardFile {
   std::string path;
   int groups = 0;
   int64_t rows = 0;
-  stream::Pov pov = stream::Pov::SideToMove;  // "pov" "1": Black's view
   double eval_coef = 0.0;
 };
 
@@ -33,7 +32,6 @@ Result<ShardFile> read_footer(const std::string& path) {
   MANAKA_ASSIGN_OR_RETURN(shard::ShardReader reader, shard::ShardReader::open(path));
   ShardFile f{path, reader.num_row_groups(), reader.num_rows()};
   for (const auto& [key, value] : reader.footer()) {
-    if (key == "pov" && value == "1") f.pov = stream::Pov::Black;
     // The header's f32, as the stream export reads it (the text is its shortest form).
     if (key == "eval_coef") f.eval_coef = double(std::strtof(value.c_str(), nullptr));
   }
@@ -69,8 +67,9 @@ Status export_row(const ShardFile& f, int group, const shard::ShardBatch& b, int
   if (!has_cp && eval_coef == 0.0)
     return Status::usage(where() + ": the shard's footer has no eval_coef and the row's move no cp: give "
                          "eval_coef to turn value_q into a score");
-  return w.add(stream::export_item(*pos, b.mv[best], b.cp[best], b.value_q[row], b.value_z[row], b.ply[row], f.pov,
-                                   eval_coef),
+  // The shard reader hands out the side to move's view (a pov-1 footer turned).
+  return w.add(stream::export_item(*pos, b.mv[best], b.cp[best], b.value_q[row], b.value_z[row], b.ply[row],
+                                   stream::Pov::SideToMove, eval_coef),
                where);
 }
 

@@ -15,7 +15,7 @@
 // probabilities are not carried. A row with no candidate (no move to write)
 // or a value_z / value_q outside [-1, 1] (shards of other tools) is refused
 // and counted. The footer's pov "1" (Black's view) is turned to the side to
-// move, as for streams.
+// move, as for streams (by the shard reader, shard/shard_reader.h).
 #pragma once
 
 #include <string>

@@ -40,10 +40,13 @@ int8_t result_from_value_z(float value_z, double threshold) {
   return value_z > threshold ? 1 : value_z < -threshold ? -1 : 0;
 }
 
+int side_to_move_sign(Pov pov, const shogi::Position& pos) {
+  return pov == Pov::Black && pos.side_to_move() == shogi::WHITE ? -1 : 1;
+}
+
 ExportItem export_item(const shogi::Position& pos, uint16_t move, int16_t cp, float value_q, float value_z,
                        uint16_t ply, Pov pov, double eval_coef) {
-  // Black's view (pov 1) turned to the side to move's.
-  const int sign = pov == Pov::Black && pos.side_to_move() == shogi::WHITE ? -1 : 1;
+  const int sign = side_to_move_sign(pov, pos);
   ExportItem item;
   item.pos = &pos;
   item.move = move;
@@ -145,9 +148,12 @@ Status export_stream_file(const std::string& file, ExportWriter& w) {
     auto where = [&] { return file + ": record " + std::to_string(index); };
     auto pos = shogi::unpack(rec.packed);  // the reader checked it
     if (!pos.ok()) return std::move(pos).take_status().with_context(where() + ": ");
-    // cp as an unsigned key keeps its order: the i16 offset by 32768.
+    // cp as an unsigned key keeps its order: the side to move's score
+    // (a pov-1 stream's Black view turned, or White would keep its worst
+    // move) offset by 32768; every candidate has cp in a cp stream.
+    const int sign = side_to_move_sign(h.pov, *pos);
     keys.clear();
-    for (const Candidate& c : rec.candidates) keys.push_back(by_cp ? uint32_t(c.cp + 32768) : c.visits);
+    for (const Candidate& c : rec.candidates) keys.push_back(by_cp ? uint32_t(sign * c.cp + 32768) : c.visits);
     const Candidate& best = rec.candidates[best_candidate(std::span<const uint32_t>(keys))];
     if (!best.has_cp() && eval_coef == 0.0)
       return Status::usage(file + ": the stream has no eval_coef and record " + std::to_string(index) +

@@ -205,3 +205,41 @@ def test_batches_freed_as_read_lend_their_buffers_and_kept_ones_stay_intact(tmp_
             check(i, b)
         # The batches freed as read lent their buffers to later ones.
         assert len(set(addresses)) < groups - len(kept)
+
+
+def test_a_black_view_set_reads_in_the_side_to_moves_view(tmp_path):
+    """A pov-1 stream (values from Black's view): pack's prob favours the side
+    to move's best move, not the highest raw cp, and manaka.shards hands out
+    value_z, value_q and cp negated where White moves; pyarrow reads the raw
+    bytes and the footer says pov "1"."""
+    h = stream.Header()
+    h.pov, h.policy_source, h.eval_coef, h.mate_scale = 1, 1, 600.0, 32000
+    pos = shogi.Board()
+    best, white = {}, {}
+    with stream.Writer(str(tmp_path / "b.mpk"), h) as w:
+        line = "7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d P*2c".split()
+        for ply, usi in enumerate(line):
+            a = shogi.move16_from_usi(usi)
+            b = next(int(m) for m in pos.legal_move16s() if int(m) != a)
+            # Black's view: a +300, b -200. Black's best is a, White's is b.
+            w.write(pos.pack(), ply, 1.0, 0.25, [a, b], cp=[300, -200])
+            best[pos.pack()], white[pos.pack()] = (a if pos.turn == 0 else b), pos.turn == 1
+            pos.push_usi(usi)
+    shards.pack([str(tmp_path / "b.mpk")], str(tmp_path / "set" / "b"), seed=1)
+    (path,) = shards.list_shards(tmp_path / "set")
+    assert shards.ShardFile(path).metadata["pov"] == "1"
+    raw = pq.read_table(path).to_pylist()
+    got = [(bytes(r), z, q) for bt in shards.iter_batches(path) for r, z, q in zip(bt.packed, bt.value_z, bt.value_q)]
+    assert sum(white.values()) == 6 and len(got) == len(raw) == 12
+    for row, (packed, z, q) in zip(raw, got):
+        sign = -1 if white[row["packed"]] else 1
+        assert packed == row["packed"] and (z, q) == (sign * row["value_z"], sign * np.float32(row["value_q"]))
+        cands = row["candidates"]
+        assert [c["cp"] for c in cands] == [300, -200]  # the file keeps the stream's view
+        top = max(cands, key=lambda c: c["prob"])
+        assert top["mv"] == best[row["packed"]] and top["prob"] > 0.99  # 500 cp apart at T = 100
+    batch = next(shards.iter_batches(path, columns=["candidates", "value_z"]))
+    assert batch.packed is None
+    assert sorted(batch.value_z) == [-1.0] * 6 + [1.0] * 6  # turned without packed asked for
+    for i, z in enumerate(batch.value_z):  # Black won: z is +1 exactly where Black moves
+        assert list(batch.cp[batch.cand_offsets[i]:batch.cand_offsets[i + 1]]) == [300 * z, -200 * z]

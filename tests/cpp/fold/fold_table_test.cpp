@@ -98,6 +98,30 @@ TEST(FoldTable, MateTestReadsTheStoredMean) {
   EXPECT_FLOAT_EQ(row.prob[1], static_cast<float>(1 / (1 + std::exp(-1.8))));
 }
 
+// A pov-1 stream's cp are Black's view: where White moves, its best move is
+// the one Black's view scores lowest. The row keeps cp as written.
+TEST(FoldTable, APov1StreamsPolicyIsTheSideToMoves) {
+  stream::Header black_view = testing::teacher_header();
+  black_view.pov = stream::Pov::Black;
+  const PolicyRule rule = PolicyRule::from(black_view, 100.0);
+  const float favoured = static_cast<float>(1 / (1 + std::exp(-1.8)));  // 180 cp apart at T = 100
+  FoldTable t(stream::PolicySource::Cp);
+  add(t, 7, 0, 1, 0.5f, {by_cp(A, 120), by_cp(B, 300)});  // board 7: White to move
+  add(t, 6, 0, 1, 0.5f, {by_cp(A, 120), by_cp(B, 300)});  // board 6: Black to move
+  add(t, 9, 0, 1, 0.5f, {by_cp(A, -31960), by_cp(B, 2500)});  // White mates with A
+  shard::Row row;
+  t.emit(0, rule, row);
+  EXPECT_EQ(row.cp, (std::vector<int16_t>{120, 300}));
+  EXPECT_FLOAT_EQ(row.prob[0], favoured);
+  t.emit(1, rule, row);
+  EXPECT_FLOAT_EQ(row.prob[1], favoured);
+  t.emit(2, rule, row);
+  EXPECT_EQ(row.prob, (std::vector<float>{1.0f, 0.0f}));
+  // The same scores in a pov-0 stream are already White's own.
+  t.emit(0, cp_rule(), row);
+  EXPECT_FLOAT_EQ(row.prob[1], favoured);
+}
+
 TEST(FoldTable, ValueMeansOverWonAndLostGames) {
   FoldTable t(stream::PolicySource::Visits);
   add(t, 6, 30, 1, 0.5f, {by_visits(A, 1)});

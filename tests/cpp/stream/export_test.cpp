@@ -75,8 +75,10 @@ TEST(ExportStream, BlacksViewIsTurnedToTheSideToMove) {
   std::ifstream f(out, std::ios::binary);
   const std::vector<uint8_t> r{std::istreambuf_iterator<char>(f), {}};
   ASSERT_EQ(r.size(), kPsvRecordSize);
-  EXPECT_EQ(load_i16(r.data() + 32), -300);  // the highest cp, in White's view
-  EXPECT_EQ(load_u16(r.data() + 34), sazpack::Move16::from_mpk(*shogi::Move::parse_usi("8c8d")).raw);
+  // White's best move is the one Black's view scores lowest: 3c3d (-120 for
+  // White), not 8c8d (-300), which the highest raw cp would pick.
+  EXPECT_EQ(load_i16(r.data() + 32), -120);
+  EXPECT_EQ(load_u16(r.data() + 34), sazpack::Move16::from_mpk(*shogi::Move::parse_usi("3c3d")).raw);
   EXPECT_EQ(load_u16(r.data() + 36), 7);
   EXPECT_EQ(int8_t(r[38]), -1);
 }
