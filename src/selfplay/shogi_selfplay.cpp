@@ -49,34 +49,27 @@ Status write_mpk(const std::string& path, const std::vector<Game>& games) {
   return out.close();
 }
 
-void result_of(const Game& g, sazpack::SazGame& s) {
+}  // namespace
+
+SazEnding saz_ending(const std::optional<shogi::Outcome>& outcome, shogi::Color to_move) {
   using sazpack::GameResult;
   using sazpack::TerminationReason;
-  if (!g.outcome) {
-    s.game_result = GameResult::DrawByMaxPlies;
-    s.termination_reason = TerminationReason::MaxGamePlies;
-    return;
-  }
-  const bool black = g.outcome->winner == shogi::BLACK;
-  switch (g.outcome->termination) {
-    case shogi::Termination::NoLegalMove:
-      s.game_result = black ? GameResult::BlackWin : GameResult::WhiteWin;
-      s.termination_reason = TerminationReason::NoLegalMoves;
-      break;
-    case shogi::Termination::Repetition:
-      s.game_result = GameResult::DrawByRepetition;
-      s.termination_reason = TerminationReason::RepetitionDraw;
-      break;
+  if (!outcome) return {GameResult::DrawByMaxPlies, TerminationReason::MaxGamePlies};
+  const GameResult won = outcome->winner == shogi::BLACK ? GameResult::BlackWin : GameResult::WhiteWin;
+  switch (outcome->termination) {
+    case shogi::Termination::NoLegalMove: return {won, TerminationReason::NoLegalMoves};
+    case shogi::Termination::Repetition: return {GameResult::DrawByRepetition, TerminationReason::RepetitionDraw};
     case shogi::Termination::PerpetualCheck:
-      s.game_result = black ? GameResult::BlackWin : GameResult::WhiteWin;
-      s.termination_reason = TerminationReason::PerpetualCheckWin;
-      break;
-    case shogi::Termination::PlyLimit:
-      s.game_result = GameResult::DrawByMaxPlies;
-      s.termination_reason = TerminationReason::MaxGamePlies;
-      break;
+      // Named from the side to move at the end, which may be either side: the
+      // checked one (it wins) or the checker (it loses), by where the cycle began.
+      return {won, outcome->winner == to_move ? TerminationReason::PerpetualCheckWin
+                                              : TerminationReason::PerpetualCheckLoss};
+    case shogi::Termination::PlyLimit: break;
   }
+  return {GameResult::DrawByMaxPlies, TerminationReason::MaxGamePlies};
 }
+
+namespace {
 
 sazpack::OutcomeBound bound_of(float v) {
   return v > 0 ? sazpack::OutcomeBound::Win : v < 0 ? sazpack::OutcomeBound::Loss : sazpack::OutcomeBound::Draw;
@@ -85,7 +78,11 @@ sazpack::OutcomeBound bound_of(float v) {
 Result<sazpack::SazGame> saz_game(const Game& g, int simulations) {
   sazpack::SazGame s;
   s.stem = sazpack::encode_packed_sfen(g.start.position());
-  result_of(g, s);
+  const shogi::Color to_move_at_end =
+      g.plies.size() % 2 == 0 ? g.start.position().side_to_move() : ~g.start.position().side_to_move();
+  const SazEnding end = saz_ending(g.outcome, to_move_at_end);
+  s.game_result = end.result;
+  s.termination_reason = end.reason;
   s.entering_king_rule = sazpack::EnteringKingRule::None;
   shogi::Game game = g.start;
   const int n = int(g.plies.size());

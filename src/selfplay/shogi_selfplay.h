@@ -16,20 +16,24 @@
 // A WDL here has no draw head behind it: win - loss = q, draw = 1 - |q|
 // (sazpack/distribution.h).
 //
-// Results: a side with no legal move loses (NoLegalMoves); fourfold
-// repetition is DrawByRepetition (RepetitionDraw); perpetual check is a win
-// for the side that was checked (PerpetualCheckWin: named from the side to
-// move in the final position, which is the checked side); the ply limit is
-// DrawByMaxPlies (MaxGamePlies).
+// Results (saz_ending): a side with no legal move loses (NoLegalMoves);
+// fourfold repetition is DrawByRepetition (RepetitionDraw); perpetual check
+// is a win for the side that was checked, its reason named from the side to
+// move in the final position (PerpetualCheckWin when that is the checked
+// side, PerpetualCheckLoss when it is the checker: either can be, by where
+// the cycle began); the ply limit is DrawByMaxPlies (MaxGamePlies).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/status.h"
+#include "sazpack/format.h"
 #include "search/evaluator.h"
 #include "search/options.h"
 #include "search/selfplay.h"
+#include "shogi/game.h"
 
 namespace manaka::selfplay {
 
@@ -51,6 +55,14 @@ inline constexpr int kMaxGames = 1'000'000;
 inline constexpr int kMaxPlies = 10'000;
 
 Status check_options(const ShogiSelfPlayOptions& options);
+
+// A game's SAZ2 result and termination reason, from how it ended (none: at
+// the ply limit) and the side to move in its final position.
+struct SazEnding {
+  sazpack::GameResult result;
+  sazpack::TerminationReason reason;
+};
+SazEnding saz_ending(const std::optional<shogi::Outcome>& outcome, shogi::Color to_move);
 
 struct ShogiSelfPlaySummary {
   uint64_t games = 0, positions = 0;
