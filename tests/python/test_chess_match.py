@@ -11,7 +11,7 @@ import random
 import sys
 import types
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import chess.pgn
 import pytest
@@ -214,3 +214,86 @@ def test_eval_command_end_to_end_with_a_stand_in_network(
     assert "games: 2" in out.out and "criterion win_rate >= 0.50: " in out.out
     first = chess.pgn.read_game(io.StringIO(pgn.read_text()))
     assert first is not None and len(list(first.mainline_moves())) > 4
+
+
+# The player's score from the result and its colour, through the real match:
+# a scripted UCI engine (a bash script, as tests/fixtures/engine's) and a
+# scripted player both play the next move of one fixed line, so each game of a
+# pair is that line, with the player White in the first and Black in the second.
+SCRIPTED_ENGINE = """#!/bin/bash
+line=({line})
+ply=0
+while IFS= read -r cmd; do
+  read -r -a words <<< "$cmd"
+  case "${{words[0]}}" in
+    uci)
+      echo "id name scripted"
+      echo "option name UCI_LimitStrength type check default false"
+      echo "option name UCI_Elo type spin default 1350 min 1350 max 2850"
+      echo uciok ;;
+    isready) echo readyok ;;
+    position)
+      ply=0; counting=0
+      for w in "${{words[@]}}"; do
+        [ $counting = 1 ] && ply=$((ply + 1))
+        [ "$w" = moves ] && counting=1
+      done ;;
+    go)
+      echo "info depth 1 score cp 0 pv ${{line[$ply]}}"
+      echo "bestmove ${{line[$ply]}}" ;;
+    quit) exit 0 ;;
+  esac
+done
+"""
+
+SCRIPTED_LINES = {
+    "white mates": ["e2e4", "f7f6", "d2d4", "g7g5", "d1h5"],  # 3. Qh5#: 1-0
+    "black mates": ["f2f3", "e7e5", "g2g4", "d8h4"],  # fool's mate: 0-1
+    "repetition": ["g1f3", "g8f6", "f3g1", "f6g8"] * 3,  # knights out and back: a draw
+}
+
+
+@pytest.mark.parametrize("name", list(SCRIPTED_LINES))
+def test_player_score_follows_the_result_and_the_players_colour(name: str, tmp_path: Path) -> None:
+    line = SCRIPTED_LINES[name]
+    engine = tmp_path / "engine.sh"
+    engine.write_text(SCRIPTED_ENGINE.format(line=" ".join(line)))
+    engine.chmod(0o755)
+    # python-chess plays the line to its end: the result, independently of manaka.
+    board = chess.Board()
+    for uci in line:
+        if board.outcome(claim_draw=True) is not None:
+            break
+        board.push_uci(uci)
+    outcome = board.outcome(claim_draw=True)
+    assert outcome is not None
+    result = outcome.result()
+    assert result == {"white mates": "1-0", "black mates": "0-1", "repetition": "1/2-1/2"}[name]
+
+    calls: List[List[Tuple[int, bool]]] = []  # per game: (plies so far, side to move) at each call
+
+    def player(b: mchess.Board) -> str:
+        plies = len(b.move_stack)
+        if not calls or plies <= calls[-1][-1][0]:
+            calls.append([])  # back to the start: the next game
+        calls[-1].append((plies, b.turn))
+        return line[plies]
+
+    summary = mchess.play_match(player, str(engine), 2, movetime=0.01, opening_plies=0)
+    games = summary["games"]
+    check_games(summary, "".join(g["pgn"] for g in games), 0)
+    assert len(calls) == 2
+    assert {turn for _, turn in calls[0]} == {mchess.WHITE}  # game 1: the player moves White
+    assert {turn for _, turn in calls[1]} == {mchess.BLACK}  # game 2: the player moves Black
+    # Points for the player, written out: White wins "1-0", Black wins "0-1".
+    points = {("1-0", "white"): 1.0, ("1-0", "black"): 0.0,
+              ("0-1", "white"): 0.0, ("0-1", "black"): 1.0,
+              ("1/2-1/2", "white"): 0.5, ("1/2-1/2", "black"): 0.5}
+    for g, colour in zip(games, ["white", "black"]):
+        assert g["moves"] == [m.uci() for m in board.move_stack]
+        assert (g["result"], g["player_color"]) == (result, colour)
+        assert g["player_score"] == points[(result, colour)]
+    expected = [points[(result, "white")], points[(result, "black")]]
+    assert (summary["wins"], summary["draws"], summary["losses"]) == (
+        expected.count(1.0), expected.count(0.5), expected.count(0.0))
+    assert summary["score"] == sum(expected) / 2
