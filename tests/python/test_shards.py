@@ -238,6 +238,8 @@ def test_a_black_view_set_reads_in_the_side_to_moves_view(tmp_path):
         assert [c["cp"] for c in cands] == [300, -200]  # the file keeps the stream's view
         top = max(cands, key=lambda c: c["prob"])
         assert top["mv"] == best[row["packed"]] and top["prob"] > 0.99  # 500 cp apart at T = 100
+    one = shards.ShardFile(path).read_row_group(0)  # the path torch_data's ShardDataset reads through
+    assert [(bytes(r), z, q) for r, z, q in zip(one.packed, one.value_z, one.value_q)] == got
     batch = next(shards.iter_batches(path, columns=["candidates", "value_z"]))
     assert batch.packed is None
     assert sorted(batch.value_z) == [-1.0] * 6 + [1.0] * 6  # turned without packed asked for

@@ -126,3 +126,36 @@ def test_the_python_api_with_a_uniform_network(tmp_path: Path) -> None:
                                            search.SearchOptions(simulations=4, seed=1), max_plies=10, progress=False)
     assert summary["positions"] == 10 and summary["terminations"]["ply_limit"] == 1
     assert "selfplay: 1 games, 10 positions" in text
+
+
+def test_the_search_reads_the_policy_at_the_training_index_for_either_colour(tmp_path: Path) -> None:
+    """A network that puts its logits on one move of each position of a line,
+    at the index training uses (move_index, from the planes encode_planes
+    gives), makes self-play play that line, Black's moves and White's alike:
+    a mapping that differed for White between training and the search (say,
+    White's moves unrotated) would play other moves."""
+    from manaka._core import shogi as core
+
+    rng = np.random.default_rng(4)
+    board = cshogi.Board()
+    line, wanted = [], {}
+    for _ in range(24):
+        usi = str(rng.choice(sorted(cshogi.move_to_usi(m) for m in board.legal_moves)))
+        wanted[core.encode_planes(board.sfen()).tobytes()] = core.move_index(board.sfen(), usi)
+        line.append(usi)
+        board.push_usi(usi)
+    assert len(wanted) == 24 and not board.is_game_over()
+
+    def evaluate(planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits = np.zeros((len(planes), search.SHOGI_POLICY_SIZE), np.float32)
+        for i, p in enumerate(planes):
+            at = wanted.get(p.tobytes())
+            if at is not None:
+                logits[i, at] = 30.0
+        return logits, np.zeros(len(planes), np.float32)
+
+    opts = search.SearchOptions(simulations=16, batch_size=4, threads=1, dirichlet_epsilon=0.0, temperature_plies=0,
+                                seed=3)
+    search.shogi_self_play(evaluate, 1, str(tmp_path / "sp"), opts, max_plies=24, saz=True, progress=False)
+    (game,) = rs.decode_sazpack_file(str(tmp_path / "sp" / "selfplay.saz"))
+    assert [str(p.played) for p in game.positions] == line
