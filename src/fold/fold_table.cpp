@@ -7,7 +7,6 @@
 
 #include "fold/board_hash.h"
 #include "shard/shard_writer.h"
-#include "shogi/pack.h"
 
 namespace manaka::fold {
 
@@ -215,7 +214,7 @@ void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, Em
       for (size_t i = 0; i < n; ++i) {
         row.cp[i] = static_cast<int16_t>(static_cast<uint16_t>(value_[lo + i]));
       }
-      rule.cp_prob(row.cp, row.packed[shogi::PACKED_SIDE], scratch.turned, row.prob);
+      rule.cp_prob(row.cp, row.packed[shard::kSideToMoveByte], scratch.turned, row.prob);
     }
     return;
   }
@@ -256,7 +255,7 @@ void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, Em
     for (size_t i = 0; i < n; ++i) {
       row.cp[i] = static_cast<int16_t>(rounded_mean(scratch.cp_sum[i], scratch.listed[i]));
     }
-    rule.cp_prob(row.cp, row.packed[shogi::PACKED_SIDE], scratch.turned, row.prob);
+    rule.cp_prob(row.cp, row.packed[shard::kSideToMoveByte], scratch.turned, row.prob);
   }
 }
 
