@@ -279,6 +279,7 @@ Result<CorpusSummary> generate(const CorpusOptions& options) {
   eo.path = o.engine;
   eo.protocol = engine::Protocol::Uci;
   eo.options = {{"Threads", "1"}, {"Hash", std::to_string(o.hash_mb)}};
+  eo.fresh_threads_each_game = true;  // Stockfish 15.1 needs it not; an engine of its family may
   for (int w = 0; w < o.workers; ++w) {
     auto eng = engine::Engine::start(eo);
     if (!eng.ok()) return std::move(eng).take_status().with_context("chess corpus: ");

@@ -134,6 +134,13 @@ Status Engine::launch() {
     return std::move(lines).take_status();
   }
   for (const std::string& line : *lines) MANAKA_RETURN_NOT_OK(send(line, "setoption"));
+  threads_line_.clear();
+  if (const EngineOption* threads = find_option("Threads"); threads && options_.fresh_threads_each_game) {
+    std::string value = threads->default_value;
+    for (const auto& [option_name, v] : options_.options)
+      if (find_option(option_name) == threads) value = v;
+    threads_line_ = "setoption name " + threads->name + " value " + value;
+  }
   MANAKA_RETURN_NOT_OK(send("isready", "handshake (isready)"));
   MANAKA_RETURN_NOT_OK(wait_for("readyok", options_.handshake_timeout_ms, "handshake (isready)"));
   alive_ = true;
@@ -144,6 +151,7 @@ Status Engine::new_game() {
   const std::string new_game(dialect().new_game);
   if (!alive_) return fail(new_game, "engine is not running; restart it first");
   MANAKA_RETURN_NOT_OK(send(new_game, new_game));
+  if (!threads_line_.empty()) MANAKA_RETURN_NOT_OK(send(threads_line_, new_game + " (Threads)"));
   MANAKA_RETURN_NOT_OK(send("isready", new_game + " (isready)"));
   return wait_for("readyok", options_.handshake_timeout_ms, new_game + " (isready)");
 }

@@ -64,6 +64,13 @@ struct EngineOptions {
   std::optional<int> elo;
   // Further options in order: {"Hash", "64"}, {"Threads", "1"}.
   std::vector<std::pair<std::string, std::string>> options;
+  // new_game() also sets Threads again (to its value above, or the engine's
+  // default): Fairy-Stockfish 11.1 keeps per-thread search state across
+  // usinewgame (Clear Hash does not clear it either), so a game's moves
+  // would depend on the games its engine played before, and a run's bytes
+  // on how games fell to workers. Rebuilding the thread pool clears it, for
+  // about 6 ms: once a game is nothing, once a position (vpd label) is not.
+  bool fresh_threads_each_game = false;
   int handshake_timeout_ms = 30'000;  // usi / uci, isready
   // From sending the position to bestmove, on top of the limit's movetime.
   int search_timeout_ms = 60'000;
@@ -106,7 +113,8 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
   ~Engine();  // quit()
 
-  // usinewgame / ucinewgame and isready: clears the engine's memory of
+  // usinewgame / ucinewgame (then Threads again, with
+  // fresh_threads_each_game) and isready: clears the engine's memory of
   // earlier games.
   Status new_game();
   // "position " + position, then go with the limit; waits for bestmove.
@@ -155,6 +163,7 @@ class Engine {
   EngineOptions options_;
   Process process_;
   std::string name_;
+  std::string threads_line_;  // "setoption name Threads value N" when fresh_threads_each_game
   std::vector<EngineOption> advertised_;
   bool alive_ = false;
   int restarts_ = 0;

@@ -62,6 +62,7 @@ struct GenerateOptions {
   engine::EngineOptions engine = [] {
     engine::EngineOptions e;
     e.multipv = kDefaultMultiPv;
+    e.fresh_threads_each_game = true;  // a game's moves not those of the games before it
     return e;
   }();  // path, multipv, options, timeouts
   engine::SearchLimit limit;

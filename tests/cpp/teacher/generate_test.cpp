@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "../engine/engine_fixture.h"
 #include "teacher/corpus_parquet_reader.h"
@@ -281,6 +283,30 @@ TEST(Generate, RunsOverAPartitionOfTheGamesHoldTheRunsRows) {
   o.output = dir.path("c.parquet");
   ASSERT_TRUE(generate(o).ok());
   EXPECT_NE(read_corpus(dir.path("c.parquet"))[0].sfen, b[0].sfen);
+}
+
+// With a node limit, Fairy-Stockfish 11.1's answers depend on the searches
+// its process ran before, even after usinewgame: game 1 played after game 0
+// on one engine differed from game 1 on a fresh one in 3 of 56 positions,
+// so 1, 2 and 3 workers wrote different files, and 3 workers differed from
+// run to run. new_game() now rebuilds the engine's threads
+// (EngineOptions::fresh_threads_each_game).
+TEST(Generate, TheWorkerCountDoesNotChangeTheBytesUnderANodeLimit) {
+  ASSERT_TRUE(manaka::testing::have_fairy_stockfish()) << "fairy-stockfish is not installed (make setup installs it)";
+  Scratch dir;
+  GenerateOptions o = fairy_run(dir.path("w1.parquet"), 6, 7, 4, 60);
+  o.limit = {.nodes = 3000};
+  ASSERT_TRUE(generate(o).ok());
+  o.workers = 3;
+  o.output = dir.path("w3.parquet");
+  ASSERT_TRUE(generate(o).ok());
+  auto bytes = [](const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  const std::string one = bytes(dir.path("w1.parquet"));
+  ASSERT_GT(one.size(), 1000u);
+  EXPECT_TRUE(one == bytes(dir.path("w3.parquet"))) << "1 and 3 workers wrote different corpora";
 }
 
 // fairy-stockfish 11.1 offers pawn-drop mates; our rules refuse them, and say
