@@ -2,11 +2,15 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <filesystem>
 
 #include "core/file.h"
 
 namespace manaka {
+
+namespace fs = std::filesystem;
 
 Status check_not_input(const std::string& path, const std::vector<std::string>& inputs) {
   struct stat out;
@@ -29,6 +33,28 @@ Status check_output(const std::string& output, const std::vector<std::string>& i
   if (::lstat(output.c_str(), &st) == 0) {
     if (!overwrite) return Status::usage(output + ": exists; pass --overwrite to replace it");
     if (S_ISDIR(st.st_mode)) return Status::usage(output + ": is a directory, not a file to replace");
+  } else if (errno != ENOENT) {
+    return io_error(output, "cannot check the output", errno);
+  }
+  return Status();
+}
+
+Status check_output_dir(const std::string& output, const std::vector<std::string>& inputs, bool overwrite) {
+  if (output.empty()) return Status::usage("no output path given");
+  std::error_code ec;
+  const fs::path out = fs::weakly_canonical(output, ec);
+  if (ec) return Status::io(output + ": " + ec.message());
+  for (const std::string& input : inputs) {
+    const fs::path in = fs::weakly_canonical(input, ec);
+    if (ec) continue;  // opening it reports that
+    if (std::mismatch(out.begin(), out.end(), in.begin(), in.end()).first == out.end())
+      return Status::usage(output + ": the output directory is or would contain the input " + input +
+                           "; an input is never overwritten, write the output elsewhere");
+  }
+  struct stat st;
+  if (::lstat(output.c_str(), &st) == 0) {
+    if (!overwrite) return Status::usage(output + ": exists; pass --overwrite to replace it");
+    if (!S_ISDIR(st.st_mode)) return Status::usage(output + ": is a file, not a directory to replace");
   } else if (errno != ENOENT) {
     return io_error(output, "cannot check the output", errno);
   }

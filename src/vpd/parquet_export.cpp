@@ -331,17 +331,6 @@ Status write_rows(const ParquetExportOptions& o, const std::string& root, uint64
   return {};
 }
 
-// Refuses an output that is the input or holds it (--overwrite would remove it).
-Status check_paths(const ParquetExportOptions& o) {
-  std::error_code ec;
-  const fs::path in = fs::weakly_canonical(o.input, ec);
-  const fs::path out = fs::weakly_canonical(o.output_dir, ec);
-  if (ec) return Status::io(o.output_dir + ": " + ec.message());
-  const auto [mismatch, rest] = std::mismatch(out.begin(), out.end(), in.begin(), in.end());
-  if (mismatch == out.end()) return Status::invalid(o.output_dir + ": the output directory would contain the input " + o.input);
-  return {};
-}
-
 }  // namespace
 
 Result<ParquetExportSummary> export_parquet(const ParquetExportOptions& o) {
@@ -349,11 +338,8 @@ Result<ParquetExportSummary> export_parquet(const ParquetExportOptions& o) {
   if (o.rows_per_file == 0) return Status::usage("--rows-per-file must be at least 1");
   MANAKA_ASSIGN_OR_RETURN(VpdFile vpd, VpdFile::open(o.input));
   MANAKA_ASSIGN_OR_RETURN(uint64_t total_rows, vpd.rows());
-  MANAKA_RETURN_NOT_OK(check_paths(o));
-  MANAKA_RETURN_NOT_OK(check_not_input(o.output_dir, {o.input}));
+  MANAKA_RETURN_NOT_OK(check_output_dir(o.output_dir, {o.input}, o.overwrite));
   std::error_code ec;
-  if (fs::exists(fs::symlink_status(o.output_dir, ec)) && !o.overwrite)
-    return Status::usage(o.output_dir + ": exists; pass --overwrite to replace it");
 
   ParquetExportSummary s;
   s.input = o.input;

@@ -121,6 +121,17 @@ def test_an_existing_output_and_a_chess_network_are_refused(played: tuple[Path, 
     assert r.returncode != 0 and "--games" in r.stderr
 
 
+def test_overwrite_replaces_an_earlier_run(tmp_path: Path) -> None:
+    uniform = search.uniform_evaluator(search.SHOGI_POLICY_SIZE)
+    search.shogi_self_play(uniform, 1, str(tmp_path / "o"), search.SearchOptions(simulations=4, seed=1), max_plies=6,
+                           progress=False)
+    (tmp_path / "o" / "stray").write_text("not the run's")
+    summary, _ = search.shogi_self_play(uniform, 2, str(tmp_path / "o"), search.SearchOptions(simulations=4, seed=1),
+                                        max_plies=6, overwrite=True, progress=False)
+    assert summary["positions"] == 12 and sorted(p.name for p in (tmp_path / "o").iterdir()) == ["selfplay.mpk"]
+    assert [p.name for p in tmp_path.iterdir()] == ["o"]  # no temporary or moved-aside directory left
+
+
 def test_the_python_api_with_a_uniform_network(tmp_path: Path) -> None:
     summary, text = search.shogi_self_play(search.uniform_evaluator(search.SHOGI_POLICY_SIZE), 1, str(tmp_path / "u"),
                                            search.SearchOptions(simulations=4, seed=1), max_plies=10, progress=False)

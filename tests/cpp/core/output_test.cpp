@@ -39,5 +39,32 @@ TEST(Output, InputsExistingAndOverwrite) {
   EXPECT_FALSE(check_output("", {in}, true).ok());
 }
 
+// Directory outputs (self-play, vpd to-parquet): an earlier one of the
+// command's own is replaced with overwrite (shogi selfplay --overwrite once
+// refused every existing directory); one that is or holds an input is not.
+TEST(Output, DirectoriesAreReplacedWithOverwriteUnlessTheyHoldAnInput) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("output_dir_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "old");
+  const std::string in = (dir / "in.mpk").string(), old = (dir / "old").string();
+  std::ofstream(in) << "input";
+  EXPECT_TRUE(check_output_dir((dir / "new").string(), {in}, false).ok());
+  auto exists = check_output_dir(old, {in}, false);
+  ASSERT_FALSE(exists.ok());
+  EXPECT_EQ(exists.message(), old + ": exists; pass --overwrite to replace it");
+  EXPECT_TRUE(check_output_dir(old, {in}, true).ok());
+  for (bool overwrite : {false, true}) {
+    auto holds = check_output_dir(dir.string(), {in}, overwrite);
+    ASSERT_FALSE(holds.ok());
+    EXPECT_NE(holds.message().find("would contain the input " + in), std::string::npos) << holds.message();
+    EXPECT_FALSE(check_output_dir(old, {old}, overwrite).ok());  // a part directory joined onto itself
+  }
+  auto file = check_output_dir(in + ".x", {}, true);
+  EXPECT_TRUE(file.ok());
+  std::ofstream(in + ".x") << "a file";
+  EXPECT_EQ(check_output_dir(in + ".x", {}, true).message(), in + ".x: is a file, not a directory to replace");
+  EXPECT_FALSE(check_output_dir("", {}, true).ok());
+}
+
 }  // namespace
 }  // namespace manaka
