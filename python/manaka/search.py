@@ -2,8 +2,9 @@
 
 The search and self-play run on C++ threads without the GIL; the thread that
 calls them serves the network: it gathers the leaves the search threads
-queue, calls ``evaluate`` on a batch of up to ``options.batch_size`` of them
-and hands the results back.
+queue, calls ``evaluate`` on a batch of them (each search gathers
+``options.batch_size`` leaves a round; self-play's ``threads`` games share a
+call, up to ``threads * batch_size`` rows) and hands the results back.
 
 ``evaluate(planes)`` receives an int8 numpy array ``(B, 20, 8, 8)`` (the chess
 corpus's planes, docs/chess-position.md) and returns ``(policy_logits,

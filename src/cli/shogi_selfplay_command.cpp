@@ -56,7 +56,7 @@ void add_shogi_selfplay(CLI::App* parent) {
       ->capture_default_str()->transform(checks::integer(1, selfplay::kMaxPlies));
   cmd->add_option("--simulations", s.simulations, "search simulations a move")
       ->capture_default_str()->transform(checks::integer(1, search::kMaxSimulations));
-  cmd->add_option("--batch-size", s.batch_size, "positions the network evaluates at once")
+  cmd->add_option("--batch-size", s.batch_size, "leaves one game's search gathers a round; a network call holds up to threads x this")
       ->capture_default_str()->transform(checks::integer(1, search::kMaxBatchSize));
   cmd->add_option("--threads", s.threads, "search threads (games played at once)")
       ->capture_default_str()->transform(checks::integer(1, search::kMaxThreads));

@@ -86,11 +86,11 @@ search::Poll python_poll(std::optional<nb::python_error>& raised, const std::fun
   };
 }
 
-nb::dict stats_dict(const search::EvaluatorStats& s, int batch_size) {
+nb::dict stats_dict(const search::EvaluatorStats& s) {
   nb::dict d;
   d["batches"] = s.batches;
   d["positions"] = s.positions;
-  d["mean_batch_fill"] = s.mean_fill(batch_size);
+  d["mean_batch_fill"] = s.mean_fill();
   d["network_seconds"] = s.network_seconds;
   return d;
 }
@@ -160,7 +160,7 @@ nb::dict chess_self_play(nb::callable evaluate, nb::handle games, const SearchOp
   out["results"] = nb::cast(d.results);
   out["terminations"] = nb::cast(d.terminations);
   out["openings"] = nb::cast(d.openings);
-  out["stats"] = stats_dict(d.stats, o.search.batch_size);
+  out["stats"] = stats_dict(d.stats);
   return out;
 }
 
@@ -186,7 +186,7 @@ nb::dict chess_search(nb::callable evaluate, const std::string& fen, const std::
   out["visits"] = visits;
   out["value"] = s.value;
   out["simulations"] = s.simulations;
-  out["stats"] = stats_dict(stats, options.batch_size);
+  out["stats"] = stats_dict(stats);
   return out;
 }
 
@@ -258,8 +258,7 @@ nb::tuple shogi_self_play(nb::callable evaluate, nb::handle games, const SearchO
       [&](const search::Network& network, const search::Poll& poll, search::SelfPlayCounters* counters) {
         return selfplay::shogi_self_play(o, network, poll, counters);
       });
-  return nb::make_tuple(selfplay::summary_json(summary, o.search.batch_size),
-                        selfplay::summary_text(summary, o.search.batch_size));
+  return nb::make_tuple(selfplay::summary_json(summary), selfplay::summary_text(summary));
 }
 
 void join_shogi_selfplay(const std::vector<std::string>& parts, const std::string& output, bool overwrite) {

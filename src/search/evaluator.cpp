@@ -12,7 +12,9 @@ BatchEvaluator::BatchEvaluator(size_t plane_size, size_t policy_size, int batch_
       batch_size_(batch_size),
       planes_(plane_size * size_t(batch_size)),
       policy_(policy_size * size_t(batch_size)),
-      value_(size_t(batch_size)) {}
+      value_(size_t(batch_size)) {
+  stats_.capacity = batch_size;
+}
 
 void BatchEvaluator::worker_started() {
   std::lock_guard lock(mu_);

@@ -39,13 +39,16 @@ using Network = std::function<Status(const EvalBatch&)>;
 // ends the serving as the network's would.
 using Poll = std::function<Status()>;
 
+// The most rows one network call gets: self-play's threads x batch_size,
+// capped (a shogi call of 4096 rows holds 184 MB of logits).
+inline constexpr int kMaxBatchRows = 4096;
+
 struct EvaluatorStats {
   uint64_t batches = 0;
   uint64_t positions = 0;
   double network_seconds = 0;  // inside the network
-  double mean_fill(int batch_size) const {
-    return batches ? double(positions) / double(batches) / batch_size : 0.0;
-  }
+  int capacity = 0;            // rows a call could hold
+  double mean_fill() const { return batches ? double(positions) / double(batches) / capacity : 0.0; }
 };
 
 class BatchEvaluator {
@@ -54,7 +57,7 @@ class BatchEvaluator {
 
   void worker_started();
   void worker_finished();
-  // Blocks until the n positions (n <= batch_size) are evaluated; outputs as
+  // Blocks until the n positions (n <= batch_size, the rows a call holds) are evaluated; outputs as
   // EvalBatch's. Returns the network's error if it failed.
   Status evaluate(const int8_t* planes, int n, float* policy, float* value);
 

@@ -1,8 +1,9 @@
 // PUCT Monte Carlo tree search over a game's rules (rules.h), with the
 // network's evaluations batched through a BatchEvaluator.
 //
-// One search thread owns a tree. Each round it descends up to
-// leaves_per_round(options) times from the root, adding a virtual loss to
+// One search thread owns a tree. Each round it descends up to batch_size
+// times from the root (whatever the thread count, so a game's tree does not
+// depend on how many games are searched beside it), adding a virtual loss to
 // every node on the way so the next descent goes elsewhere, and queues the
 // new leaves' planes together; when their evaluations come back it expands
 // them and backs their values up. A descent that meets a leaf already
@@ -91,7 +92,7 @@ class Mcts {
   using Move = typename R::Move;
 
   Mcts(const SearchOptions& options, BatchEvaluator& evaluator)
-      : o_(options), ev_(evaluator), k_(leaves_per_round(options)) {
+      : o_(options), ev_(evaluator), k_(options.batch_size) {
     planes_.resize(size_t(k_) * R::kPlaneSize);
     policy_.resize(size_t(k_) * size_t(R::kPolicySize));
     value_.resize(size_t(k_));

@@ -15,8 +15,9 @@ struct SearchOptions {
   float dirichlet_epsilon = 0.25f;  // share of noise in the root priors; 0: no noise
   float temperature = 1.0f;      // moves drawn with probability ~ N^(1/T) ...
   int temperature_plies = 30;    // ... for the first plies; then the most visited
-  int batch_size = 16;           // the evaluator's batch
-  int threads = 1;               // search threads (self-play: games played at once)
+  int batch_size = 16;           // leaves one search gathers a round (mcts.h), whatever threads
+  int threads = 1;               // self-play: games searched at once, their rounds sharing the network's
+                                 // calls (up to threads x batch_size rows, kMaxBatchRows at most)
   uint64_t seed = 0;
 };
 
@@ -30,8 +31,5 @@ inline constexpr int kMaxThreads = 1024;
 // (every float finite). A usage error (Status::usage).
 Status check_options(const SearchOptions& options);
 
-// The leaves one search thread gathers before it waits for their
-// evaluation: the batch shared by the threads, at least one.
-inline int leaves_per_round(const SearchOptions& o) { return o.batch_size / o.threads > 0 ? o.batch_size / o.threads : 1; }
 
 }  // namespace manaka::search

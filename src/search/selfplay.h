@@ -67,7 +67,12 @@ Result<std::vector<PlayedGame<R>>> self_play(int games, int max_plies, const Sea
   std::vector<Status> errors(static_cast<size_t>(games));
   std::atomic<int> next{0};
   std::atomic<bool> stop{false};
-  BatchEvaluator evaluator(R::kPlaneSize, size_t(R::kPolicySize), options.batch_size);
+  // Each game's search gathers batch_size leaves a round; the threads' rounds
+  // share the network's calls, so the games do not depend on the thread count.
+  const int threads = std::min(options.threads, games);
+  const int rows = int(std::min<int64_t>(int64_t(options.batch_size) * threads,
+                                         std::max(options.batch_size, kMaxBatchRows)));
+  BatchEvaluator evaluator(R::kPlaneSize, size_t(R::kPolicySize), rows);
   auto work = [&](int) -> Status {
     Mcts<R> mcts(options, evaluator);
     for (int i; !stop && (i = next++) < games;) {
@@ -97,7 +102,6 @@ Result<std::vector<PlayedGame<R>>> self_play(int games, int max_plies, const Sea
     }
     return Status();
   };
-  const int threads = std::min(options.threads, games);
   Status served = run_workers(evaluator, threads, work, network, poll);
   for (Status& e : errors)
     if (!e.ok()) return std::move(e);

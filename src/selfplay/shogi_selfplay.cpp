@@ -186,7 +186,7 @@ Result<ShogiSelfPlaySummary> shogi_self_play(const ShogiSelfPlayOptions& o, cons
   return s;
 }
 
-std::string summary_text(const ShogiSelfPlaySummary& s, int batch_size) {
+std::string summary_text(const ShogiSelfPlaySummary& s) {
   std::string out;
   append_format(out,
                 "selfplay: %llu games, %llu positions (Black %llu, White %llu, draws %llu; no legal move %llu, "
@@ -196,12 +196,12 @@ std::string summary_text(const ShogiSelfPlaySummary& s, int batch_size) {
                 (unsigned long long)s.white_wins, (unsigned long long)s.draws, (unsigned long long)s.no_legal_move,
                 (unsigned long long)s.repetition, (unsigned long long)s.perpetual_check,
                 (unsigned long long)s.ply_limit, s.seconds, (unsigned long long)s.stats.batches,
-                100.0 * s.stats.mean_fill(batch_size), s.mpk_path.c_str());
+                100.0 * s.stats.mean_fill(), s.mpk_path.c_str());
   if (!s.saz_path.empty()) append_format(out, "  %s\n", s.saz_path.c_str());
   return out;
 }
 
-std::string summary_json(const ShogiSelfPlaySummary& s, int batch_size) {
+std::string summary_json(const ShogiSelfPlaySummary& s) {
   nlohmann::ordered_json j;
   j["games"] = s.games;
   j["positions"] = s.positions;
@@ -216,7 +216,7 @@ std::string summary_json(const ShogiSelfPlaySummary& s, int batch_size) {
   j["saz"] = s.saz_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.saz_path);
   j["evaluator"] = {{"batches", s.stats.batches},
                     {"positions", s.stats.positions},
-                    {"mean_batch_fill", s.stats.mean_fill(batch_size)},
+                    {"mean_batch_fill", s.stats.mean_fill()},
                     {"network_seconds", s.stats.network_seconds}};
   j["seconds"] = s.seconds;
   return json_text(j);

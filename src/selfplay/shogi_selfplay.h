@@ -77,7 +77,7 @@ Result<ShogiSelfPlaySummary> shogi_self_play(const ShogiSelfPlayOptions& options
                                              const search::Poll& poll, search::SelfPlayCounters* counters = nullptr);
 
 // "selfplay: 8 games, 1,234 positions (B 3, W 4, D 1) ... -> dir/"
-std::string summary_text(const ShogiSelfPlaySummary& s, int batch_size);
-std::string summary_json(const ShogiSelfPlaySummary& s, int batch_size);
+std::string summary_text(const ShogiSelfPlaySummary& s);
+std::string summary_json(const ShogiSelfPlaySummary& s);
 
 }  // namespace manaka::selfplay

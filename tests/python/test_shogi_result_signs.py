@@ -105,7 +105,7 @@ MAX_PLIES = 400
 @pytest.fixture(scope="module")
 def selfplay(tmp_path_factory: pytest.TempPathFactory) -> SelfPlay:
     out = tmp_path_factory.mktemp("signs") / "sp"
-    options = search.SearchOptions(simulations=32, batch_size=8, threads=2, dirichlet_alpha=0.15, seed=1)
+    options = search.SearchOptions(simulations=32, batch_size=4, threads=2, dirichlet_alpha=0.15, seed=1)
     summary, _ = search.shogi_self_play(material_network, 6, str(out), options, max_plies=MAX_PLIES, saz=True,
                                         progress=False)
     batch = next(manaka.stream.read_batches(str(out / "selfplay.mpk"), 1 << 20))

@@ -170,3 +170,26 @@ def test_the_search_reads_the_policy_at_the_training_index_for_either_colour(tmp
     search.shogi_self_play(evaluate, 1, str(tmp_path / "sp"), opts, max_plies=24, saz=True, progress=False)
     (game,) = rs.decode_sazpack_file(str(tmp_path / "sp" / "selfplay.saz"))
     assert [str(p.played) for p in game.positions] == line
+
+
+def test_the_thread_count_does_not_change_the_files(tmp_path: Path) -> None:
+    """Each game's search gathers batch_size leaves a round whatever the thread
+    count, so with a network whose answer for a position does not depend on
+    the rest of its call (integer arithmetic here) 1 and 3 threads write the
+    same MPK1 and SAZ2 bytes; the 3 threads' rounds share calls."""
+    weights = np.random.default_rng(0).integers(1, 1 << 20, 44 * 81, dtype=np.int64)
+    columns = np.arange(search.SHOGI_POLICY_SIZE, dtype=np.int64)
+
+    def hashed(planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h = planes.reshape(len(planes), -1).astype(np.int64) @ weights  # exact in int64
+        logits = ((h[:, None] * 2654435761 + columns * 40503) % 997).astype(np.float32) / 200
+        return logits, ((h % 1801) - 900).astype(np.float32) / 1000
+
+    for threads in (1, 3):
+        opts = search.SearchOptions(simulations=24, batch_size=4, threads=threads, seed=4)
+        summary, _ = search.shogi_self_play(hashed, 5, str(tmp_path / f"t{threads}"), opts, max_plies=12, saz=True,
+                                            progress=False)
+    ev = summary["evaluator"]
+    assert ev["positions"] / ev["batches"] > 4  # the 3 threads' rounds shared calls
+    for name in ("selfplay.mpk", "selfplay.saz"):
+        assert (tmp_path / "t1" / name).read_bytes() == (tmp_path / "t3" / name).read_bytes(), name

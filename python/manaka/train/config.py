@@ -86,8 +86,8 @@ class SearchConfig:
     dirichlet_epsilon: float = 0.25  # ...mixed in with this weight
     temperature: float = 1.0       # moves drawn with visits^(1/T) for the first temperature_plies plies
     temperature_plies: int = 30    # then the most visited move
-    batch_size: int = 16           # leaf positions per network call
-    threads: int = 1               # search threads
+    batch_size: int = 16           # leaves a game's search gathers a round
+    threads: int = 1               # games searched at once (a network call: up to threads x batch_size)
 
 
 @dataclass

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "chess/movegen.h"
+#include "core/splitmix64.h"
 #include "search/chess_rules.h"
 #include "search/chess_selfplay.h"
 #include "search/selfplay.h"
@@ -136,14 +137,56 @@ TEST(ChessSelfPlay, ThreadsShareTheEvaluatorsBatches) {
   o.games = 4;
   o.max_plies = 6;
   o.search.simulations = 33;
-  o.search.batch_size = 16;
+  o.search.batch_size = 4;
   o.search.threads = 4;
   auto r = chess_self_play(o, uniform, {});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->move_indices.size(), 24u);
   EXPECT_EQ(r->stats.positions, 24u * 33u);
-  // Four threads of 4 leaves: batches hold more than one thread's round.
+  // Four threads of 4 leaves a round: calls hold more than one thread's round.
+  EXPECT_EQ(r->stats.capacity, 16);
   EXPECT_GT(double(r->stats.positions) / double(r->stats.batches), 4.0);
+}
+
+// A network whose answer is a function of the position alone: its planes
+// hashed into logits and a value in [-0.9, 0.9].
+Status hashed(const EvalBatch& b) {
+  for (int i = 0; i < b.size; ++i) {
+    const int8_t* planes = b.planes + size_t(i) * ChessRules::kPlaneSize;
+    uint64_t h = 0;
+    for (size_t k = 0; k < ChessRules::kPlaneSize; ++k) h = h * 0x100000001B3ull + uint8_t(planes[k]);
+    SplitMix64 mix(h);
+    for (int j = 0; j < ChessRules::kPolicySize; ++j)
+      b.policy[size_t(i) * ChessRules::kPolicySize + j] = float(mix.next() >> 40) / float(1 << 22);
+    b.value[i] = float(double(mix.next() >> 11) / double(1ull << 53) * 1.8 - 0.9);
+  }
+  return Status();
+}
+
+// The games are the same whatever the thread count: each search gathers
+// batch_size leaves a round however many games are searched beside it (it
+// once gathered batch_size / threads, so --threads changed the trees).
+TEST(ChessSelfPlay, TheThreadCountDoesNotChangeTheGames) {
+  ChessSelfPlayOptions o;
+  o.games = 5;
+  o.max_plies = 12;
+  o.opening_plies = 2;
+  o.search.simulations = 24;
+  o.search.batch_size = 4;
+  o.search.seed = 4;
+  o.search.threads = 1;
+  auto one = chess_self_play(o, hashed, {});
+  ASSERT_TRUE(one.ok()) << one.status().message();
+  o.search.threads = 3;
+  auto three = chess_self_play(o, hashed, {});
+  ASSERT_TRUE(three.ok()) << three.status().message();
+  EXPECT_GT(double(three->stats.positions) / double(three->stats.batches), 4.0);  // rounds were merged
+  EXPECT_EQ(one->states, three->states);
+  EXPECT_EQ(one->move_indices, three->move_indices);
+  EXPECT_EQ(one->visit_indices, three->visit_indices);
+  EXPECT_EQ(one->visit_counts, three->visit_counts);
+  EXPECT_EQ(one->root_values, three->root_values);
+  EXPECT_EQ(one->openings, three->openings);
 }
 
 TEST(ChessSelfPlay, ANetworkErrorStopsEveryThreadAndIsReturned) {
