@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <memory>
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -46,6 +47,7 @@ struct Todo {
 };
 
 struct Label {
+  size_t index = 0;  // in the run's list of positions to label: the order they are written in
   int64_t id = 0;
   engine::SearchResult result;
 };
@@ -153,7 +155,7 @@ void run_worker(std::unique_ptr<engine::Engine> started, const engine::EngineOpt
                                                             todo[i].fen + "): "),
                     restarts, eng.wait_seconds());
     std::lock_guard lock(q.mu);
-    q.done.push_back(Label{todo[i].id, std::move(*r)});
+    q.done.push_back(Label{i, todo[i].id, std::move(*r)});
     q.changed.notify_all();
   }
   finish({}, restarts, eng.wait_seconds());
@@ -235,8 +237,24 @@ Result<LabelSummary> label(const LabelOptions& o) {
     pool.emplace_back(run_worker, w == 0 ? std::move(first_engine) : nullptr, std::cref(eo), std::cref(o.limit),
                       std::cref(todo), std::ref(q));
 
+  // Labels are written in the list's order, whichever worker finished first:
+  // SQLite lays a table's pages out in insertion order, so any other order
+  // gives the same labels in other bytes from run to run. Those that finish
+  // ahead of an earlier one wait here (a few per worker).
+  std::map<size_t, Label> ahead;
+  size_t next_to_write = 0;
   Status error;
   MANAKA_ASSIGN_OR_RETURN(Stmt insert, prepare(h, o.file, INSERT_LABEL));
+  auto write_ready = [&](std::vector<Label>& arrived) -> Status {
+    for (Label& l : arrived) ahead.emplace(l.index, std::move(l));
+    arrived.clear();
+    for (auto it = ahead.begin(); it != ahead.end() && it->first == next_to_write; it = ahead.erase(it)) {
+      MANAKA_RETURN_NOT_OK(insert_label(h, insert.get(), o.file, it->second));
+      ++next_to_write;
+      ++s.labeled;
+    }
+    return Status();
+  };
   auto last_commit = std::chrono::steady_clock::now();
   size_t uncommitted = 0;
   error = exec(h, o.file, "BEGIN IMMEDIATE");
@@ -248,12 +266,9 @@ Result<LabelSummary> label(const LabelOptions& o) {
       batch.swap(q.done);
       more = q.workers_left > 0 || !batch.empty();
     }
-    for (const Label& l : batch) {
-      error = insert_label(h, insert.get(), o.file, l);
-      if (!error.ok()) break;
-      ++s.labeled;
-      ++uncommitted;
-    }
+    const uint64_t before = s.labeled;
+    error = write_ready(batch);
+    uncommitted += s.labeled - before;
     progress.poll(s.labeled, s.labeled);
     if (error.ok() && uncommitted > 0 &&
         (uncommitted >= LABEL_COMMIT_ROWS || std::chrono::steady_clock::now() - last_commit >= COMMIT_EVERY)) {
@@ -265,15 +280,9 @@ Result<LabelSummary> label(const LabelOptions& o) {
   }
   q.stop = true;
   for (auto& t : pool) t.join();
-  // Labels that came in after a writing error are lost; the next run redoes them.
-  if (error.ok()) {
-    std::vector<Label> rest;
-    rest.swap(q.done);
-    for (const Label& l : rest) {
-      if (error = insert_label(h, insert.get(), o.file, l); !error.ok()) break;
-      ++s.labeled;
-    }
-  }
+  // Labels that came in after a writing error, or after a position a worker
+  // failed on, are not written; the next run redoes them.
+  if (error.ok()) error = write_ready(q.done);
   insert.reset();
   const Status committed = exec(h, o.file, "COMMIT");
   progress.finish();

@@ -203,3 +203,22 @@ def test_sample_labels_the_smallest_random_keys(small: Path, tmp_path: Path) -> 
     want = {i for (i,) in con.execute("SELECT id FROM positions ORDER BY random_key LIMIT 7")}
     con.close()
     assert set(labels(path)) == want
+
+
+def test_the_worker_count_does_not_change_the_file(small: Path, tmp_path: Path) -> None:
+    """Labels are written in the order of the positions to label, whichever
+    worker finished first: 1 and 3 workers (twice) give the same bytes, where
+    the finishing order once laid SQLite's pages out differently."""
+    files = []
+    for name, workers in [("w1", "1"), ("w3", "3"), ("w3-again", "3")]:
+        path = tmp_path / f"{name}.vpd"
+        shutil.copy(small, path)
+        label(path, "--workers", workers)
+        files.append(path.read_bytes())
+    con = sqlite3.connect(tmp_path / "w1.vpd")
+    try:
+        positions = con.execute("SELECT count(*) FROM positions").fetchone()[0]
+    finally:
+        con.close()
+    assert len(labels(tmp_path / "w1.vpd")) == positions > 15
+    assert files[0] == files[1] == files[2]
