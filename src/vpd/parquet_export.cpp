@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -216,9 +217,12 @@ Status Exporter::add_row(sqlite3_stmt* st, std::vector<ParquetFileInfo>& done) {
                             parquet::ParquetFileWriter::open(root_ + "/" + p.info.path, export_fields(labels_), po));
   }
   Builders& b = p.b;
-  if (sqlite3_column_type(st, C_ID) != SQLITE_INTEGER || sqlite3_column_type(st, C_RANDOM_KEY) != SQLITE_INTEGER ||
-      sqlite3_column_type(st, C_FEN) != SQLITE_TEXT)
-    return Status::invalid(where(id, "id, random_key or fen") + "NULL or of another type");
+  for (const auto& [col, name, type, what] : {std::tuple{C_ID, "id", SQLITE_INTEGER, "an integer"},
+                                               std::tuple{C_RANDOM_KEY, "random_key", SQLITE_INTEGER, "an integer"},
+                                               std::tuple{C_FEN, "fen", SQLITE_TEXT, "text"}}) {
+    if (sqlite3_column_type(st, col) == SQLITE_NULL) return Status::invalid(where(id, name) + "NULL, must be " + what);
+    if (sqlite3_column_type(st, col) != type) return Status::invalid(where(id, name) + "not " + what);
+  }
   MANAKA_RETURN_NOT_OK(append_int<int64_t>(b[O_ID], st, C_ID, id, "id"));
   MANAKA_RETURN_NOT_OK(append_int<int64_t>(b[O_RANDOM_KEY], st, C_RANDOM_KEY, id, "random_key"));
   MANAKA_RETURN_NOT_OK(append_text(b[O_FEN], st, C_FEN, id, "fen"));
@@ -320,7 +324,7 @@ Status write_rows(const ParquetExportOptions& o, const std::string& root, uint64
     const int step = sqlite3_step(st_raw);
     if (step == SQLITE_DONE) break;
     if (step != SQLITE_ROW) return sqlite_error(o.input, raw, "reading the positions");
-    MANAKA_RETURN_NOT_OK(ex.add_row(st_raw, files));
+    MANAKA_RETURN_NOT_OK(ex.add_row(st_raw, files).with_context(o.input + ": "));
     ++rows;
     // The byte count is the share of the source file the rows done stand for.
     progress.update(total_rows ? source_bytes * std::min(rows, total_rows) / total_rows : 0, rows);

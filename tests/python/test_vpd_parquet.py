@@ -187,6 +187,26 @@ def test_refuses_a_non_vpd_file(exported):
     assert not (exported["root"] / "bad_out").exists()
 
 
+def test_a_bad_row_is_refused_naming_the_file_the_row_and_the_column(exported, tmp_path):
+    import shutil
+    import sqlite3
+
+    for column, value, rule in [("source_split", "'valid'", "'valid' is not train, test or NULL"),
+                                ("fen", "x'00'", "not text"),
+                                ("random_key", "'x'", "not an integer")]:
+        vpd = tmp_path / f"{column}.vpd"
+        shutil.copy(exported["vpd"], vpd)
+        con = sqlite3.connect(vpd)
+        con.execute(f"UPDATE positions SET {column} = {value} WHERE id = 7")
+        con.commit()
+        con.close()
+        out = tmp_path / f"{column}_out"
+        proc = run("to-parquet", str(vpd), "-o", str(out))
+        assert proc.returncode != 0
+        assert f"{vpd}: positions row id 7, column {column}: {rule}" in proc.stderr, proc.stderr
+        assert not out.exists()
+
+
 def test_labels_are_carried(exported, tmp_path):
     """A labeled file: the label columns beside every row, NULL where unlabeled, as sqlite3 reads them."""
     labeled = tmp_path / "labeled.vpd"
