@@ -8,7 +8,8 @@ namespace manaka::parquet {
 
 namespace fs = std::filesystem;
 
-Result<std::vector<std::string>> expand_parquet_paths(const std::vector<std::string>& paths) {
+Result<std::vector<std::string>> expand_parquet_paths(const std::vector<std::string>& paths,
+                                                      std::vector<std::string>* left_out) {
   std::vector<std::string> files;
   for (const std::string& p : paths) {
     std::error_code ec;
@@ -21,13 +22,18 @@ Result<std::vector<std::string>> expand_parquet_paths(const std::vector<std::str
       files.push_back(p);
       continue;
     }
-    std::vector<std::string> found;
+    std::vector<std::string> found, other;
     for (const auto& entry : fs::directory_iterator(p, ec)) {
+      if (!entry.is_regular_file()) continue;
       std::string name = entry.path().filename().string();
-      if (name.empty() || name[0] == '.' || name[0] == '_' || !name.ends_with(".parquet")) continue;
-      if (entry.is_regular_file()) found.push_back(entry.path().string());
+      const bool taken = !name.empty() && name[0] != '.' && name[0] != '_' && name.ends_with(".parquet");
+      (taken ? found : other).push_back(entry.path().string());
     }
     if (ec) return Status::io(p + ": cannot list: " + ec.message());
+    if (left_out) {
+      std::sort(other.begin(), other.end());
+      left_out->insert(left_out->end(), other.begin(), other.end());
+    }
     if (found.empty()) return Status::invalid(p + ": a directory without *.parquet files");
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());

@@ -12,7 +12,10 @@
 namespace manaka::parquet {
 
 // A path that does not exist is an I/O error naming it; a directory without
-// a *.parquet file is refused naming it.
-Result<std::vector<std::string>> expand_parquet_paths(const std::vector<std::string>& paths);
+// a *.parquet file is refused naming it. left_out, when given, receives the
+// directories' other files (hidden, "_", not *.parquet: a .jsonl or a
+// .PARQUET beside the shards), for a summary to say what was not read.
+Result<std::vector<std::string>> expand_parquet_paths(const std::vector<std::string>& paths,
+                                                      std::vector<std::string>* left_out = nullptr);
 
 }  // namespace manaka::parquet

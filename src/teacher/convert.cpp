@@ -125,11 +125,13 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
   if (!conv.ok()) return std::move(conv).take_status().with_context("teacher convert: ");
   if (o.fv_scale < 0 || o.fv_scale > 65535)
     return Status::usage("teacher convert: fv_scale " + std::to_string(o.fv_scale) + ": must be 0..65535");
-  MANAKA_ASSIGN_OR_RETURN(std::vector<std::string> files, parquet::expand_parquet_paths(o.inputs));
+  std::vector<std::string> left_out;
+  MANAKA_ASSIGN_OR_RETURN(std::vector<std::string> files, parquet::expand_parquet_paths(o.inputs, &left_out));
   MANAKA_RETURN_NOT_OK(check_output(o.output, files, o.overwrite).with_context("teacher convert: "));
 
   ConvertSummary s;
   s.files = files;
+  s.left_out = std::move(left_out);
   s.output = o.output;
   s.header.pov = stream::Pov::SideToMove;
   s.header.policy_source = stream::PolicySource::Cp;

@@ -52,6 +52,7 @@ struct RefusalExample {
 
 struct ConvertSummary {
   std::vector<std::string> files;
+  std::vector<std::string> left_out;  // files in the named directories not read (not *.parquet, hidden)
   std::string output;
   stream::Header header;
   int effective_slack = 0;

@@ -31,6 +31,12 @@ std::string format_summary(const ConvertSummary& s) {
       "  header: pov 0 (side to move), policy_source 1 (cp), mate_scale %u, mate_slack %u "
       "(effective %d: mates at |cp| >= %d), fv_scale %u, eval_coef %.9g\n",
       h.mate_scale, h.mate_slack, s.effective_slack, s.mate_threshold, h.fv_scale, double(h.eval_coef));
+  if (!s.left_out.empty()) {
+    append_format(out, "  not read: %zu file%s in the directories given (only *.parquet, not hidden or _):",
+                  s.left_out.size(), s.left_out.size() == 1 ? "" : "s");
+    for (size_t i = 0; i < s.left_out.size() && i < 5; ++i) append_format(out, " %s", s.left_out[i].c_str());
+    out += s.left_out.size() > 5 ? " ...\n" : "\n";
+  }
   const uint64_t refused = s.refused_total();
   append_format(out, "  refused: %llu row%s\n", ull(refused), refused == 1 ? "" : "s");
   for (size_t k = 1; k < kRefusalCount; ++k) {
@@ -85,6 +91,7 @@ std::string summary_json(const ConvertSummary& s) {
   }
   nlohmann::json j = {
       {"files", s.files},
+      {"not_read", s.left_out},
       {"output", s.output},
       {"rows_read", s.rows_read},
       {"records_written", s.records_written},

@@ -94,6 +94,23 @@ def test_convert_is_byte_identical_to_the_python_reference(tmp_path):
     assert s["effective_slack"] == 100 and s["mate_threshold"] == 31900
 
 
+def test_a_directory_reads_its_parquet_files_and_names_the_others(tmp_path):
+    d = tmp_path / "corpus"
+    d.mkdir()
+    for name, seed in [("a.parquet", 1), ("b.parquet", 2), ("_c.parquet", 3), (".d.parquet", 4), ("e.PARQUET", 5)]:
+        pq.write_table(pa.table(random_corpus(seed, 50), schema=SCHEMA), d / name)
+    (d / "f.jsonl").write_text("{}\n")
+    s = teacher.convert(d, tmp_path / "out.mpk", eval_coef=600, mate_scale=32000)
+    assert s["files"] == [str(d / "a.parquet"), str(d / "b.parquet")] and s["rows_read"] == 100
+    assert s["not_read"] == [str(d / n) for n in (".d.parquet", "_c.parquet", "e.PARQUET", "f.jsonl")]
+    proc = subprocess.run([str(Path(sys.executable).with_name("manaka")), "teacher", "convert", str(d), "-o",
+                           str(tmp_path / "cli.mpk"), "--eval-coef", "600", "--mate-scale", "32000"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert f"not read: 4 files in the directories given (only *.parquet, not hidden or _): {d / '.d.parquet'}" in (
+        proc.stdout + proc.stderr)
+
+
 def test_game_ordered_rows_and_broken_chains_convert_like_independent_rows(tmp_path):
     corpus = tmp_path / "corpus.parquet"
     pq.write_table(pa.table(random_corpus(5, 4000, game_order=True), schema=SCHEMA), corpus, row_group_size=1500)
