@@ -24,9 +24,9 @@ from typing import Optional, Sequence, Union
 
 from manaka.report import boards as _boards
 from manaka.report.html import page
-from manaka.report.sources import Section, read_input
+from manaka.report.sources import InputError, Section, read_input
 
-__all__ = ["write_report", "DEFAULT_MAX_ROWS", "DEFAULT_BOARDS"]
+__all__ = ["write_report", "InputError", "DEFAULT_MAX_ROWS", "DEFAULT_BOARDS"]
 
 DEFAULT_MAX_ROWS = 200_000
 DEFAULT_BOARDS = 6
@@ -38,16 +38,23 @@ def write_report(paths: Sequence[PathLike], output: PathLike, *, valid: Optional
                  eval_coef: Optional[float] = None, max_rows: int = DEFAULT_MAX_ROWS,
                  boards: int = DEFAULT_BOARDS, title: str = "manaka data report") -> dict:
     """Writes the report to ``output`` (through a temporary, renamed when
-    complete) and returns what it holds: per section its kind, path and figure
-    names, and the overlap counts."""
+    complete) and returns what it holds: per section its kind, path, figure
+    names, the rows it skipped by reason (``rows_skipped``, ``skipped``) and
+    its ``alarms``, and the overlap counts.
+
+    An input that cannot be read raises InputError (a ValueError) naming the
+    file, where in it and the rule it breaks; nothing is written then."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     if max_rows < 1 or boards < 0:
         raise ValueError(f"max_rows must be at least 1 and boards at least 0 (got {max_rows}, {boards})")
     inputs = [os.fspath(p) for p in paths]
+    # Every input is read before anything is written: an input refused
+    # (InputError, naming the file, where in it and the rule) leaves no output.
     sections: list[Section] = [read_input(p, max_rows=max_rows, n_boards=boards, eval_coef=eval_coef) for p in inputs]
     overlaps = []
     if valid is not None:
+        import manaka
         from manaka import shards
 
         v = os.fspath(valid)
@@ -55,7 +62,10 @@ def write_report(paths: Sequence[PathLike], output: PathLike, *, valid: Optional
         for s in sections[:-1]:
             if s.kind != "shards":
                 continue
-            o = shards.overlap([s.path], [v], max_examples=boards)
+            try:
+                o = shards.overlap([s.path], [v], max_examples=boards)
+            except manaka.Error as e:  # it reads every row of both sets; its errors name the file
+                raise InputError(f"overlap of {s.path} and {v}: {e}") from e
             o["train"], o["valid"] = s.path, v
             o["boards"] = [
                 f"<figure class='board-figure'>{_boards.shogi_svg(e['packed'], [], e['sfen'])}<figcaption>"
@@ -66,10 +76,17 @@ def write_report(paths: Sequence[PathLike], output: PathLike, *, valid: Optional
     html = page(title, sections, overlaps)
     out = os.fspath(output)
     tmp = f"{out}.tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(html)
-    os.replace(tmp, out)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(html)
+        os.replace(tmp, out)
+    finally:  # a write that failed (a full disk) leaves no temporary behind
+        if os.path.exists(tmp):
+            os.remove(tmp)
     return {"output": out,
             "sections": [{"kind": s.kind, "path": s.path, "figures": [f.name for f in s.figures],
-                          "boards": len(s.boards)} for s in sections],
+                          "boards": len(s.boards), "rows_skipped": s.rows_skipped,
+                          "skipped": {k.reason: {"count": k.count, "unit": k.unit, "text": k.text, "first": k.first}
+                                      for k in s.skipped.values()},
+                          "alarms": list(s.alarms)} for s in sections],
             "overlaps": [{k: o[k] for k in ("train", "valid", "shared_rows", "valid_rows", "share")} for o in overlaps]}

@@ -9,9 +9,9 @@ import json
 from html import escape
 
 from manaka.report.figures import Figure, render_svg
-from manaka.report.sources import Section
+from manaka.report.sources import Section, Skipped
 
-__all__ = ["page"]
+__all__ = ["page", "plural", "skipped_text"]
 
 _CSS = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; max-width: 1400px; }
@@ -53,6 +53,15 @@ def _figure(section_index: int, fig: Figure) -> str:
     return f"<figure class='chart' {a}>{render_svg(fig)}{note}</figure>"
 
 
+def plural(n: int, unit: str) -> str:
+    """ "1 row", "2 rows" ("rows" and "lines" are the units)."""
+    return f"{n:,} {unit[:-1] if n == 1 and unit.endswith('s') else unit}"
+
+
+def skipped_text(k: Skipped) -> str:
+    return f"Skipped {plural(k.count, k.unit)}: {k.reason}, {k.text}. The first: {k.first}"
+
+
 def page(title: str, sections: list[Section], overlaps: list[dict]) -> str:
     out = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
            f"<title>{escape(title)}</title><style>{_CSS}</style><script>{_CHECK}</script></head><body>",
@@ -63,8 +72,15 @@ def page(title: str, sections: list[Section], overlaps: list[dict]) -> str:
     out.append("</ul>")
     for i, s in enumerate(sections):
         out.append(f"<section id='s{i}' data-kind='{escape(s.kind)}'><h2>{escape(s.title)}</h2>")
+        summary = list(s.summary)
+        if s.skipped:
+            summary.append(("skipped", ", ".join(f"{plural(k.count, k.unit)} ({k.reason})" for k in s.skipped.values())))
         out.append("<table class='summary'>" + "".join(
-            f"<tr><td>{escape(k)}</td><td>{escape(v)}</td></tr>" for k, v in s.summary) + "</table>")
+            f"<tr><td>{escape(k)}</td><td>{escape(v)}</td></tr>" for k, v in summary) + "</table>")
+        # What was left out, and what the figures cannot show, before the figures.
+        out.extend(f"<p class='alarm' data-skipped='{k.count}' data-reason='{escape(k.reason)}'>"
+                   f"{escape(skipped_text(k))}</p>" for k in s.skipped.values())
+        out.extend(f"<p class='alarm' data-alarm='1'>{escape(a)}</p>" for a in s.alarms)
         out.extend(f"<p class='note'>{escape(n)}</p>" for n in s.notes)
         out.append("<div class='figures'>" + "".join(_figure(i, f) for f in s.figures) + "</div>")
         if s.boards:
