@@ -59,7 +59,7 @@ class SearchOptions(_search.SearchOptions):
 
     def __repr__(self) -> str:
         names = ("simulations", "c_puct", "dirichlet_alpha", "dirichlet_epsilon", "temperature",
-                 "temperature_plies", "batch_size", "threads", "seed")
+                 "temperature_plies", "batch_size", "threads", "exact_batches", "seed")
         return "SearchOptions(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in names) + ")"
 
 

@@ -38,7 +38,7 @@ void run(const SelfPlayArgs& a) {
       {"search", {{"simulations", s.simulations}, {"c_puct", s.c_puct}, {"dirichlet_alpha", s.dirichlet_alpha},
                   {"dirichlet_epsilon", s.dirichlet_epsilon}, {"temperature", s.temperature},
                   {"temperature_plies", s.temperature_plies}, {"batch_size", s.batch_size},
-                  {"threads", s.threads}, {"seed", s.seed}}}};
+                  {"threads", s.threads}, {"exact_batches", s.exact_batches}, {"seed", s.seed}}}};
   exec_python_module("manaka.selfplay", j.dump(), "shogi selfplay", "manaka and torch");
 }
 
@@ -71,6 +71,9 @@ void add_shogi_selfplay(CLI::App* parent) {
       ->capture_default_str()->transform(checks::integer(0, 1'000'000));
   cmd->add_option("--seed", s.seed, "seed of the noise and the move choices")->capture_default_str()->transform(checks::seed());
   cmd->add_option("--device", a->device, "torch device for the network (auto: cuda when there is one)")->capture_default_str();
+  cmd->add_flag("--exact-batches", s.exact_batches,
+                "each search round its own network call: the same bytes for any --threads even on a CPU network "
+                "(slower on a GPU)");
   cmd->add_flag("--saz", a->o.saz, "also write the games as one SAZ2 chunk (selfplay.saz)");
   cmd->add_flag("--overwrite", a->o.overwrite, "replace an existing output directory");
   cmd->add_flag("--json", a->json, "print the summary as one JSON object");

@@ -295,6 +295,7 @@ void bind_search(nb::module_ m) {
       .def_rw("temperature_plies", &SearchOptions::temperature_plies)
       .def_rw("batch_size", &SearchOptions::batch_size)
       .def_rw("threads", &SearchOptions::threads)
+      .def_rw("exact_batches", &SearchOptions::exact_batches)
       .def_rw("seed", &SearchOptions::seed)
       .def("check", [](const SearchOptions& o) { raise_if_error(search::check_options(o)); },
            "Raises manaka.UsageError naming an option out of range.");

@@ -6,10 +6,11 @@
 
 namespace manaka::search {
 
-BatchEvaluator::BatchEvaluator(size_t plane_size, size_t policy_size, int batch_size)
+BatchEvaluator::BatchEvaluator(size_t plane_size, size_t policy_size, int batch_size, bool one_request_per_call)
     : plane_size_(plane_size),
       policy_size_(policy_size),
       batch_size_(batch_size),
+      one_request_per_call_(one_request_per_call),
       planes_(plane_size * size_t(batch_size)),
       policy_(policy_size * size_t(batch_size)),
       value_(size_t(batch_size)) {
@@ -46,7 +47,7 @@ Status BatchEvaluator::serve(const Network& network, const Poll& poll) {
   for (;;) {
     auto ready = [&] {
       return pending_positions_ >= batch_size_ || (!pending_.empty() && int(pending_.size()) >= workers_) ||
-             (workers_ == 0 && pending_.empty());
+             (one_request_per_call_ && !pending_.empty()) || (workers_ == 0 && pending_.empty());
     };
     // poll at least every kPollPeriod, waiting or not.
     auto poll_now = [&] {
@@ -81,7 +82,7 @@ Status BatchEvaluator::serve(const Network& network, const Poll& poll) {
     std::vector<Request*> batch;
     int n = 0;
     auto it = pending_.begin();
-    for (; it != pending_.end() && (batch.empty() || n + (*it)->n <= batch_size_); ++it) {
+    for (; it != pending_.end() && (batch.empty() || (!one_request_per_call_ && n + (*it)->n <= batch_size_)); ++it) {
       std::memcpy(planes_.data() + size_t(n) * plane_size_, (*it)->planes, size_t((*it)->n) * plane_size_);
       n += (*it)->n;
       batch.push_back(*it);

@@ -53,7 +53,9 @@ struct EvaluatorStats {
 
 class BatchEvaluator {
  public:
-  BatchEvaluator(size_t plane_size, size_t policy_size, int batch_size);
+  // one_request_per_call: every request is a network call of its own (the
+  // rows a call gets never depend on timing).
+  BatchEvaluator(size_t plane_size, size_t policy_size, int batch_size, bool one_request_per_call = false);
 
   void worker_started();
   void worker_finished();
@@ -80,6 +82,7 @@ class BatchEvaluator {
 
   size_t plane_size_, policy_size_;
   int batch_size_;
+  bool one_request_per_call_;
   std::mutex mu_;
   std::condition_variable work_;   // serve() waits on it
   std::condition_variable done_;   // workers wait on it

@@ -18,6 +18,10 @@ struct SearchOptions {
   int batch_size = 16;           // leaves one search gathers a round (mcts.h), whatever threads
   int threads = 1;               // self-play: games searched at once, their rounds sharing the network's
                                  // calls (up to threads x batch_size rows, kMaxBatchRows at most)
+  // Each search's round its own network call instead: the games are then a
+  // one-thread run's bytes with a network whose floats depend on what shares
+  // its call (CPU torch does), for small calls (on a GPU, a slowdown).
+  bool exact_batches = false;
   uint64_t seed = 0;
 };
 

@@ -72,7 +72,7 @@ Result<std::vector<PlayedGame<R>>> self_play(int games, int max_plies, const Sea
   const int threads = std::min(options.threads, games);
   const int rows = int(std::min<int64_t>(int64_t(options.batch_size) * threads,
                                          std::max(options.batch_size, kMaxBatchRows)));
-  BatchEvaluator evaluator(R::kPlaneSize, size_t(R::kPolicySize), rows);
+  BatchEvaluator evaluator(R::kPlaneSize, size_t(R::kPolicySize), rows, options.exact_batches);
   auto work = [&](int) -> Status {
     Mcts<R> mcts(options, evaluator);
     for (int i; !stop && (i = next++) < games;) {

@@ -193,3 +193,27 @@ def test_the_thread_count_does_not_change_the_files(tmp_path: Path) -> None:
     assert ev["positions"] / ev["batches"] > 4  # the 3 threads' rounds shared calls
     for name in ("selfplay.mpk", "selfplay.saz"):
         assert (tmp_path / "t1" / name).read_bytes() == (tmp_path / "t3" / name).read_bytes(), name
+
+
+def test_exact_batches_give_a_cpu_networks_games_the_same_bytes_at_any_thread_count(tmp_path: Path) -> None:
+    """A CPU torch network's floats depend on how many rows share its call, and
+    which rounds share one depends on timing; with exact_batches each round is
+    its own call, so 3 threads write a one-thread run's bytes."""
+    import torch
+
+    from manaka.train.config import ModelConfig
+    from manaka.train.network import PolicyValueNet
+
+    torch.manual_seed(0)
+    net = PolicyValueNet(ModelConfig(blocks=1, channels=8, value_channels=2, value_hidden=8), "shogi")
+    evaluate = search.torch_evaluator(net)
+    calls = {}
+    for threads in (1, 3):
+        opts = search.SearchOptions(simulations=16, batch_size=4, threads=threads, exact_batches=True, seed=2)
+        summary, _ = search.shogi_self_play(evaluate, 4, str(tmp_path / f"t{threads}"), opts, max_plies=10, saz=True,
+                                            progress=False)
+        calls[threads] = summary["evaluator"]["batches"]
+    assert calls[1] == calls[3]  # the same calls, not merged
+    for name in ("selfplay.mpk", "selfplay.saz"):
+        assert (tmp_path / "t1" / name).read_bytes() == (tmp_path / "t3" / name).read_bytes(), name
+    assert "exact_batches=True" in repr(search.SearchOptions(exact_batches=True))

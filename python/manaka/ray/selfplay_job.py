@@ -49,7 +49,8 @@ __all__ = ["selfplay", "RaySelfPlaySummary", "add_parser", "run"]
 
 # The search options a command line may set, and their types (manaka.search.SearchOptions).
 SEARCH_OPTIONS = {"simulations": int, "c_puct": float, "dirichlet_alpha": float, "dirichlet_epsilon": float,
-                  "temperature": float, "temperature_plies": int, "batch_size": int, "threads": int, "seed": int}
+                  "temperature": float, "temperature_plies": int, "batch_size": int, "threads": int,
+                  "exact_batches": bool, "seed": int}
 DEFAULT_MAX_PLIES = {"chess": 512, "shogi": 320}
 DEFAULT_SHARD_POSITIONS = 10000  # the refinement's
 
@@ -274,7 +275,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--games-per-task", type=int, default=None,
                    help="games in a range an actor plays and publishes whole (default: games / (4 x actors))")
     for name, kind in SEARCH_OPTIONS.items():
-        p.add_argument("--" + name.replace("_", "-"), type=kind, default=None)
+        if kind is bool:
+            p.add_argument("--" + name.replace("_", "-"), action="store_true", default=None)
+        else:
+            p.add_argument("--" + name.replace("_", "-"), type=kind, default=None)
     p.add_argument("--max-plies", type=int, default=None, help="default: chess 512, shogi 320")
     p.add_argument("--saz", action="store_true", help="shogi: also selfplay.saz (SAZ2)")
     p.add_argument("--opening-plies", type=int, default=0, help="chess: random plies first")

@@ -88,6 +88,7 @@ class SearchConfig:
     temperature_plies: int = 30    # then the most visited move
     batch_size: int = 16           # leaves a game's search gathers a round
     threads: int = 1               # games searched at once (a network call: up to threads x batch_size)
+    exact_batches: bool = False    # each search round its own call: bytes independent of threads on CPU
 
 
 @dataclass

@@ -103,6 +103,7 @@ def search_options(search: SearchConfig, seed: int) -> Any:
     o.temperature_plies = search.temperature_plies
     o.batch_size = search.batch_size
     o.threads = search.threads
+    o.exact_batches = search.exact_batches
     o.seed = seed % 2**64
     return o
 
