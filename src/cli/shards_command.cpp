@@ -3,6 +3,8 @@
 // `manaka shards overlap TRAIN VALID`: validation boards that also occur in
 // training (shard/overlap.h); exit status 1 when their share is above
 // --max-share.
+// `manaka shards validate FILE|DIR...`: every row read and checked
+// (shard/validate.h); exit status 1 when a row breaks a rule.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -11,7 +13,10 @@
 #include "cli/checks.h"
 #include "cli/commands.h"
 #include "shard/inspect.h"
+#include "core/progress.h"
+#include "parquet/paths.h"
 #include "shard/overlap.h"
+#include "shard/validate.h"
 
 namespace manaka::cli {
 
@@ -53,6 +58,36 @@ void add_overlap(CLI::App& parent) {
   });
 }
 
+void add_validate(CLI::App& parent) {
+  struct Args {
+    std::vector<std::string> files;
+    bool json = false, quiet = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = parent.add_subcommand(
+      "validate", "every row read back and checked against the rules pack writes by (exit status 1 if one breaks)");
+  cmd->add_option("files", a->files, "shards, or directories of them: whole sets")->required();
+  cmd->add_flag("--json", a->json, "print the counts as one JSON object");
+  cmd->add_flag("-q,--quiet", a->quiet, "no progress line");
+  cmd->callback([a] {
+    auto files = parquet::expand_parquet_paths(a->files);
+    exit_on_error(files.status());
+    Progress progress("shards validate", 0);
+    progress.set_units("rows", "rows");
+    progress.set_enabled(!a->quiet && !a->json);
+    auto report = shard::validate_shards(*files, &progress);
+    exit_on_error(report.status());
+    std::fputs(a->json ? (shard::validate_json(*report) + "\n").c_str() : shard::format_validate(*report).c_str(),
+               stdout);
+    if (!report->ok()) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "manaka: shards validate: %llu of %lld rows break a rule\n",
+                   static_cast<unsigned long long>(report->rows_broken), static_cast<long long>(report->rows));
+      throw CLI::RuntimeError(1);
+    }
+  });
+}
+
 }  // namespace
 
 void add_shards_command(CLI::App& app) {
@@ -69,6 +104,7 @@ void add_shards_command(CLI::App& app) {
     std::fputs(shard::format_report(*report).c_str(), stdout);
   });
   add_overlap(*cmd);
+  add_validate(*cmd);
 }
 
 }  // namespace manaka::cli

@@ -20,6 +20,7 @@
 #include "python/errors.h"
 #include "python/numpy.h"
 #include "shard/inspect.h"
+#include "shard/validate.h"
 #include "shard/overlap.h"
 #include "shard/shard_reader.h"
 #include "shard/shard_set.h"
@@ -289,6 +290,10 @@ void bind_shards(nb::module_ m) {
       }, "train"_a, "valid"_a, "max_examples"_a.none() = shard::kDefaultOverlapExamples,
       "Validation rows whose board also occurs in training (by the fold's board hash), with examples. "
       "train and valid are lists of shard files or directories.");
+
+  m.def("_validate_json", [](const std::vector<std::string>& paths) {
+        return shard::validate_json(unwrap(without_gil([&] { return shard::validate_shards(paths); })));
+      }, "paths"_a, "Every row of the shards read and checked (shard/validate.h), as JSON text.");
 
   m.def("inspect", [](const std::vector<std::string>& paths) {
         shard::InspectReport r;

@@ -1,12 +1,16 @@
 """manaka pack and manaka.shards, read back through pyarrow, duckdb and torch."""
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+import manaka
 from manaka import shards, shogi, stream
 
 
@@ -245,3 +249,48 @@ def test_a_black_view_set_reads_in_the_side_to_moves_view(tmp_path):
     assert sorted(batch.value_z) == [-1.0] * 6 + [1.0] * 6  # turned without packed asked for
     for i, z in enumerate(batch.value_z):  # Black won: z is +1 exactly where Black moves
         assert list(batch.cp[batch.cand_offsets[i]:batch.cand_offsets[i + 1]]) == [300 * z, -200 * z]
+
+
+def test_validate_reads_every_row_and_names_what_breaks_a_rule(tmp_path):
+    src = selfplay_stream(tmp_path / "sp.mpk")
+    shards.pack([str(src)], str(tmp_path / "set" / "a"), seed=3)
+    (path,) = shards.list_shards(tmp_path / "set")
+    report = shards.validate(tmp_path / "set")
+    assert report["rows_broken"] == 0 and report["rows"] == pq.read_metadata(path).num_rows
+    assert report["candidates"] == sum(len(r["candidates"]) for r in pq.read_table(path).to_pylist())
+
+    # The same rows as another tool might write them, five broken (rows 1-5), one rule each.
+    rows = pq.read_table(path).to_pylist()
+    rows[1]["value_z"] = 3.0
+    rows[2]["candidates"] = []
+    rows[3]["candidates"][0]["prob"] += 0.5
+    rows[4]["candidates"].append(dict(rows[4]["candidates"][0]))
+    rows[5]["packed"] = b"\x37" + rows[5]["packed"][1:]
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.Table.from_pylist(rows, schema=pq.read_schema(path).remove_metadata()), other)
+    report = shards.validate(other)
+    assert report["rows_broken"] == 5
+    assert {k: v for k, v in report["broken"].items() if v} == {"board": 1, "value": 1, "candidates": 1, "move": 1,
+                                                               "prob": 2}  # row 4's copy also lifts its sum
+    assert report["first"]["value"] == f"{other}: row group 0 row 1: value_z 3 is not within [-1, 1]"
+    assert report["first"]["candidates"] == f"{other}: row group 0 row 2: no candidate"
+    assert report["first"]["prob"].startswith(f"{other}: row group 0 row 3: prob sums to 1.5")
+    assert report["first"]["move"].startswith(f"{other}: row group 0 row 4: candidate ")
+    assert report["first"]["board"].startswith(f"{other}: row group 0 row 5: packed: ")
+
+    manaka_bin = str(Path(sys.executable).with_name("manaka"))
+    proc = subprocess.run([manaka_bin, "shards", "validate", str(other)], capture_output=True, text=True)
+    assert proc.returncode == 1 and proc.stderr.strip() == f"manaka: shards validate: 5 of {len(rows)} rows break a rule"
+    assert "value" in proc.stdout and "row group 0 row 1" in proc.stdout
+    proc = subprocess.run([manaka_bin, "shards", "validate", str(tmp_path / "set")], capture_output=True, text=True)
+    assert proc.returncode == 0 and "every row keeps every rule" in proc.stdout, proc.stderr
+
+    # A damaged page: an error naming the file and the row group, where inspect reads a few columns only.
+    data = bytearray(Path(path).read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 64] = bytes(64)
+    damaged = tmp_path / "damaged" / "d.parquet"
+    damaged.parent.mkdir()
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(manaka.InvalidDataError, match=r"d\.parquet: row group \d+"):
+        shards.validate(damaged)
