@@ -57,10 +57,11 @@ Status export_row(const ShardFile& f, int group, const shard::ShardBatch& b, int
   if (!pos.ok()) return std::move(pos).take_status().with_context(where() + ": packed: ");
   const auto row = size_t(i);
   const auto lo = size_t(b.cand_offsets[row]), hi = size_t(b.cand_offsets[row + 1]);
-  if (lo == hi) return w.refuse(where() + ": no candidate, so no move to write");
+  if (lo == hi) return w.refuse("no_candidate", where() + ": no candidate, so no move to write");
   // Shards of other tools are read too: a mean outside [-1, 1] (or NaN) has no result or score.
   for (const auto& [name, v] : {std::pair{"value_z", b.value_z[row]}, std::pair{"value_q", b.value_q[row]}})
-    if (!(v >= -1.0f && v <= 1.0f)) return w.refuse(where() + ": " + name + " " + number_text(v) + " is not within [-1, 1]");
+    if (!(v >= -1.0f && v <= 1.0f))
+      return w.refuse("value_range", where() + ": " + name + " " + number_text(v) + " is not within [-1, 1]");
   const size_t best = lo + stream::best_candidate(std::span<const float>(b.prob).subspan(lo, hi - lo));
   const bool has_cp = b.cp[best] != shard::kNullCp;
   const double eval_coef = f.eval_coef != 0.0 ? f.eval_coef : w.options().eval_coef;

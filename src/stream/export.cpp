@@ -77,16 +77,17 @@ Result<ExportWriter> ExportWriter::create(const ExportOptions& o, const std::vec
   return ExportWriter(o, std::move(out));
 }
 
-Status ExportWriter::refuse(const std::string& message) {
+Status ExportWriter::refuse(const char* reason, const std::string& message) {
   if (o_.strict) return Status::invalid(message);
   if (s_.refused++ == 0) s_.first_refusal = message;
+  if (s_.refused_by[reason]++ == 0) s_.first_by[reason] = message;
   return Status();
 }
 
 Status ExportWriter::add(const ExportItem& item, const std::function<std::string()>& where) {
   const shogi::Position& pos = *item.pos;
   const shogi::Move m{item.move};
-  if (!pos.is_legal(m)) return refuse(where() + ": move " + m.to_usi() + " is not legal in " + pos.sfen());
+  if (!pos.is_legal(m)) return refuse("illegal_move", where() + ": move " + m.to_usi() + " is not legal in " + pos.sfen());
   const int8_t result = result_from_value_z(item.value_z, o_.result_threshold);
   uint8_t r[kPsvRecordSize] = {};
   size_t size = kPsvRecordSize;
@@ -99,7 +100,7 @@ Status ExportWriter::add(const ExportItem& item, const std::function<std::string
     r[38] = uint8_t(result);
   } else {
     auto code = shogi::encode_huffman_coded_pos(pos);
-    if (!code.ok()) return refuse(where() + ": " + code.status().message());
+    if (!code.ok()) return refuse("not_encodable", where() + ": " + code.status().message());
     std::copy(code->begin(), code->end(), r);
     store_i16(r + 32, item.score);
     store_u16(r + 34, shogi::apery16_from_move(m));
@@ -183,7 +184,8 @@ std::string format_export_summary(const ExportSummary& s) {
   if (s.results_rounded)
     append_format(out, "  results rounded from a value_z mean: %llu\n", ull(s.results_rounded));
   append_format(out, "  refused: %llu (positions the target cannot hold)\n", ull(s.refused));
-  if (s.first_refusal) out += "    first: " + *s.first_refusal + "\n";
+  for (const auto& [reason, n] : s.refused_by)
+    append_format(out, "    %-14s %10llu  first: %s\n", reason.c_str(), ull(n), s.first_by.at(reason).c_str());
   return out;
 }
 
@@ -200,6 +202,8 @@ std::string export_summary_json(const ExportSummary& s) {
   j["results_rounded"] = s.results_rounded;
   j["refused"] = s.refused;
   j["first_refusal"] = s.first_refusal ? nlohmann::ordered_json(*s.first_refusal) : nlohmann::ordered_json();
+  j["refused_by"] = s.refused_by;
+  j["first_by"] = s.first_by;
   j["seconds"] = s.seconds;
   return json_text(j);
 }

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -60,6 +61,9 @@ struct ExportSummary {
   uint64_t bytes_written = 0;
   uint64_t refused = 0;  // positions the target cannot hold (hcpe: pieces missing; a row with no move)
   std::optional<std::string> first_refusal;
+  // refused, by reason (ExportRefusal's names), each with its first message.
+  std::map<std::string, uint64_t> refused_by;
+  std::map<std::string, std::string> first_by;
   uint64_t scores_from_value_q = 0;  // records whose score came from value_q
   uint64_t results_rounded = 0;      // value_z not exactly -1, 0 or 1 (shard means)
   double seconds = 0.0;
@@ -110,8 +114,9 @@ class ExportWriter {
   // options.strict): a move that is not legal in the position, a position
   // the target cannot hold. where() names the item in the message.
   Status add(const ExportItem& item, const std::function<std::string()>& where);
-  // A refusal found by the caller (a row with no candidate), counted as add's.
-  Status refuse(const std::string& message);
+  // A refusal found by the caller (a row with no candidate), counted as
+  // add's under `reason` (a name for the summary: "no_candidate").
+  Status refuse(const char* reason, const std::string& message);
 
   ExportSummary& summary() { return s_; }
   const ExportOptions& options() const { return o_; }

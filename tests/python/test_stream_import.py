@@ -382,6 +382,8 @@ def test_export_refuses_rows_of_other_tools_it_cannot_write(tmp_path: Path) -> N
     pq.write_table(table, tmp_path / "other.parquet")
     summary = stream.export_to("psv", tmp_path / "other.parquet", tmp_path / "o.psv", eval_coef=756.0865)
     assert summary["refused"] == 2 and summary["records_written"] == len(rows) - 2
+    assert summary["refused_by"] == {"no_candidate": 1, "value_range": 1}
+    assert summary["first_by"]["value_range"].endswith("row group 0 row 2: value_q nan is not within [-1, 1]")
     assert summary["first_refusal"] == f"{tmp_path / 'other.parquet'}: row group 0 row 1: no candidate, so no move to write"
     with pytest.raises(InvalidDataError, match=r"other\.parquet: row group 0 row 1: no candidate"):
         stream.export_to("psv", tmp_path / "other.parquet", tmp_path / "strict.psv", eval_coef=756.0865, strict=True)
