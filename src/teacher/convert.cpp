@@ -155,17 +155,20 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
   auto write_slot = [&](Slot& slot) -> Status {
     for (size_t r = 0; r < slot.batch.rows; ++r) {
       const uint64_t row_in_file = slot.first_row + r;
+      const uint64_t line = slot.batch.line.empty() ? 0 : slot.batch.line[r];
+      // A JSON line is named by its line (as the file's own errors are), a parquet row by its index.
+      const std::string where = slot.file + (line ? ": line " + std::to_string(line) : ": row " + std::to_string(row_in_file));
       const Refusal why = slot.why[r];
       if (why == Refusal::None) {
         Status st = writer.write(slot.rows[r].view());
-        if (!st.ok()) return std::move(st).with_context(slot.file + ": row " + std::to_string(row_in_file) + ": ");
+        if (!st.ok()) return std::move(st).with_context(where + ": ");
         continue;
       }
       if (o.strict)
-        return Status::invalid(slot.file + ": row " + std::to_string(row_in_file) + ": refused (" +
-                               refusal_name(why) + ", " + refusal_text(why) + "): " + slot.detail[r]);
+        return Status::invalid(where + ": refused (" + refusal_name(why) + ", " + refusal_text(why) + "): " +
+                               slot.detail[r]);
       auto k = static_cast<size_t>(why);
-      if (s.refused[k]++ == 0) s.first_refusal[k] = RefusalExample{slot.file, row_in_file, slot.detail[r]};
+      if (s.refused[k]++ == 0) s.first_refusal[k] = RefusalExample{slot.file, row_in_file, line, slot.detail[r]};
     }
     s.rows_read += slot.batch.rows;
     progress.update(writer.bytes_written(), s.rows_read);

@@ -46,7 +46,8 @@ struct ConvertOptions {
 
 struct RefusalExample {
   std::string file;
-  uint64_t row = 0;
+  uint64_t row = 0;   // from 0 within the file
+  uint64_t line = 0;  // JSON lines: the row's line, from 1; 0 for parquet
   std::string detail;
 };
 

@@ -40,6 +40,7 @@ void CorpusBatch::clear() {
   cps_at.clear();
   cand_moves.clear();
   cand_cp.clear();
+  line.clear();
   keep_alive.reset();
   text.clear();
 }

@@ -68,6 +68,9 @@ struct CorpusBatch {
   std::vector<uint32_t> moves_at, cps_at;
   std::vector<std::string_view> cand_moves;
   std::vector<int64_t> cand_cp;
+  // JSON lines: row r's line in its file, from 1 (blank lines counted);
+  // empty for parquet, whose rows are named by their index from 0.
+  std::vector<uint64_t> line;
 
   std::shared_ptr<const void> keep_alive;  // the buffers the views point into
   std::deque<std::string> text;            // owned strings (stable addresses)

@@ -46,6 +46,7 @@ class JsonLinesSource final : public CorpusSource {
         return Status::invalid(path_ + ": line " + std::to_string(line_no_) +
                                ": not a JSON object");
       add_row(j, b);
+      b.line.push_back(line_no_);
     }
     if (in_.bad()) return Status::io(path_ + ": read error after line " + std::to_string(line_no_));
     b.moves_at.push_back(static_cast<uint32_t>(b.cand_moves.size()));

@@ -44,7 +44,8 @@ std::string format_summary(const ConvertSummary& s) {
     auto r = static_cast<Refusal>(k);
     append_format(out, "    %-21s %8llu  %s\n", refusal_name(r), ull(s.refused[k]), refusal_text(r));
     if (const auto& ex = s.first_refusal[k])
-      append_format(out, "      first: %s row %llu: %s\n", ex->file.c_str(), ull(ex->row), ex->detail.c_str());
+      append_format(out, "      first: %s %s %llu: %s\n", ex->file.c_str(), ex->line ? "line" : "row",
+                    ull(ex->line ? ex->line : ex->row), ex->detail.c_str());
   }
   return out;
 }
@@ -87,7 +88,9 @@ std::string summary_json(const ConvertSummary& s) {
     auto r = static_cast<Refusal>(k);
     refused[refusal_name(r)] = s.refused[k];
     if (const auto& ex = s.first_refusal[k])
-      examples[refusal_name(r)] = {{"file", ex->file}, {"row", ex->row}, {"detail", ex->detail}};
+      examples[refusal_name(r)] = ex->line ? nlohmann::json{{"file", ex->file}, {"row", ex->row}, {"line", ex->line},
+                                                             {"detail", ex->detail}}
+                                           : nlohmann::json{{"file", ex->file}, {"row", ex->row}, {"detail", ex->detail}};
   }
   nlohmann::json j = {
       {"files", s.files},

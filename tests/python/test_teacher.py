@@ -4,6 +4,7 @@ mapped columns, the generator with the real fairy-stockfish and with a fake
 engine that crashes, and the engine client (USI with fairy-stockfish, UCI
 with stockfish)."""
 
+import json
 import math
 import os
 import random
@@ -206,6 +207,15 @@ def test_json_lines_fixture_counts_every_reason(tmp_path):
     assert s["refused"] == {k: 1 for k in ["missing_value", "out_of_range", "bad_sfen", "side_mismatch",
                                            "length_mismatch", "no_candidates", "unparsable_move",
                                            "repeated_move", "illegal_move", "played_not_candidate"]}
+    # A JSON line is named by its line from 1 (blank lines counted), as the file's own errors are.
+    good = (ROOT / "tests/fixtures/teacher/refusals.jsonl").read_text().splitlines()[0]
+    bad = json.dumps({k: v for k, v in json.loads(good).items() if k != "cp"})
+    (tmp_path / "b.jsonl").write_text(good + "\n\n" + bad + "\n")
+    s = teacher.convert(tmp_path / "b.jsonl", tmp_path / "b.mpk", eval_coef=600, mate_scale=32000)
+    assert s["first_refusal"]["missing_value"] == {"file": str(tmp_path / "b.jsonl"), "row": 1, "line": 3,
+                                                   "detail": s["first_refusal"]["missing_value"]["detail"]}
+    with pytest.raises(manaka.InvalidDataError, match=r"b\.jsonl: line 3: refused \(missing_value"):
+        teacher.convert(tmp_path / "b.jsonl", tmp_path / "c.mpk", eval_coef=600, mate_scale=32000, strict=True)
 
 
 def test_a_crashing_engine_is_restarted_and_the_loss_counted(tmp_path):

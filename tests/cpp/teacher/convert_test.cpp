@@ -128,13 +128,14 @@ TEST(Convert, FieldsAreDerivedAsTheSpecSays) {
   EXPECT_EQ(recs[3].value_q, -1.0f);
 }
 
-TEST(Convert, StrictStopsAtTheFirstRefusalNamingFileAndRow) {
+TEST(Convert, StrictStopsAtTheFirstRefusalNamingFileAndLine) {
   Scratch dir;
   auto o = options({fixture()}, dir.path("out.mpk"));
   o.strict = true;
   auto s = convert(o);
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.status().message(), fixture() + ": row 4: refused (missing_value, a field is null, absent or of "
+  // A JSON line by its line, from 1 (the fifth line: row 4 from 0).
+  EXPECT_EQ(s.status().message(), fixture() + ": line 5: refused (missing_value, a field is null, absent or of "
                                               "the wrong type): field cp is null, absent or of the wrong type");
   EXPECT_FALSE(std::filesystem::exists(dir.path("out.mpk")));
   for (const auto& e : std::filesystem::directory_iterator(dir.path(""))) ADD_FAILURE() << "left " << e.path();
