@@ -68,6 +68,14 @@ void signal_thread(sigset_t set) {
   ::_exit(128 + sig);  // not reached: the default action ends the process
 }
 
+// An output's missing parent directories, made as pack always made its
+// prefix's: a failure here shows when the temporary is created, naming it.
+void make_parent_directories(const std::string& final_path) {
+  const fs::path parent = fs::path(final_path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) fs::create_directories(parent, ec);
+}
+
 }  // namespace
 
 std::string temporary_path(const std::string& final_path) {
@@ -150,6 +158,7 @@ void TemporaryRegistration::release() {
 
 PendingFile::PendingFile(std::string final_path)
     : final_(std::move(final_path)), temp_(temporary_path(final_)), registration_(temp_) {
+  make_parent_directories(final_);
   remove_stale_temporaries(final_);
 }
 
@@ -174,7 +183,11 @@ void PendingFile::discard() {
 
 // ---- TempDir ----
 
-Result<TempDir> TempDir::for_output(const std::string& final_path) {
+Result<TempDir> TempDir::for_output(const std::string& output) {
+  // "games/" names the directory games: its temporary is games.tmp-PID, not games/.tmp-PID.
+  std::string final_path = output;
+  while (final_path.size() > 1 && final_path.back() == '/') final_path.pop_back();
+  make_parent_directories(final_path);
   remove_stale_temporaries(final_path);
   TempDir dir;
   dir.path_ = temporary_path(final_path);

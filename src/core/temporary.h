@@ -72,7 +72,8 @@ class TemporaryRegistration {
 // A temporary for a writer that opens files by name itself (the MPK1 writer,
 // Arrow's file sink, SQLite): write to path(), then commit() renames it onto
 // the final name; destroyed uncommitted, it removes the temporary. Creating
-// one removes the stale temporaries of the same output first.
+// one removes the stale temporaries of the same output first, and makes the
+// output's missing parent directories.
 class PendingFile {
  public:
   explicit PendingFile(std::string final_path);
@@ -96,8 +97,9 @@ class PendingFile {
 // committed (renamed onto its final name).
 class TempDir {
  public:
-  // "<final>.tmp-<pid>", created empty (a leftover of this pid is removed);
-  // commit() renames it onto final_path.
+  // "<final>.tmp-<pid>", created empty (a leftover of this pid is removed),
+  // final_path's missing parents made and its trailing "/" dropped ("games/"
+  // is the directory games); commit() renames it onto final_path.
   static Result<TempDir> for_output(const std::string& final_path);
   // "<parent>/<label><pid>-XXXXXX" (mkdtemp), after removing the directories
   // of that pattern whose process no longer exists. Never committed.

@@ -126,10 +126,15 @@ def test_overwrite_replaces_an_earlier_run(tmp_path: Path) -> None:
     search.shogi_self_play(uniform, 1, str(tmp_path / "o"), search.SearchOptions(simulations=4, seed=1), max_plies=6,
                            progress=False)
     (tmp_path / "o" / "stray").write_text("not the run's")
-    summary, _ = search.shogi_self_play(uniform, 2, str(tmp_path / "o"), search.SearchOptions(simulations=4, seed=1),
+    # "o/" names the directory o (its temporary once became o/.tmp-PID and failed).
+    summary, _ = search.shogi_self_play(uniform, 2, str(tmp_path / "o") + "/", search.SearchOptions(simulations=4, seed=1),
                                         max_plies=6, overwrite=True, progress=False)
     assert summary["positions"] == 12 and sorted(p.name for p in (tmp_path / "o").iterdir()) == ["selfplay.mpk"]
     assert [p.name for p in tmp_path.iterdir()] == ["o"]  # no temporary or moved-aside directory left
+    # Missing parents are made, as pack makes its prefix's.
+    search.shogi_self_play(uniform, 1, str(tmp_path / "new" / "runs" / "a") + "/", search.SearchOptions(simulations=4),
+                           max_plies=2, progress=False)
+    assert (tmp_path / "new" / "runs" / "a" / "selfplay.mpk").is_file()
 
 
 def test_the_python_api_with_a_uniform_network(tmp_path: Path) -> None:

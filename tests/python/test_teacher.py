@@ -211,7 +211,7 @@ def test_json_lines_fixture_counts_every_reason(tmp_path):
     good = (ROOT / "tests/fixtures/teacher/refusals.jsonl").read_text().splitlines()[0]
     bad = json.dumps({k: v for k, v in json.loads(good).items() if k != "cp"})
     (tmp_path / "b.jsonl").write_text(good + "\n\n" + bad + "\n")
-    s = teacher.convert(tmp_path / "b.jsonl", tmp_path / "b.mpk", eval_coef=600, mate_scale=32000)
+    s = teacher.convert(tmp_path / "b.jsonl", tmp_path / "sub" / "b.mpk", eval_coef=600, mate_scale=32000)  # sub/ made
     assert s["first_refusal"]["missing_value"] == {"file": str(tmp_path / "b.jsonl"), "row": 1, "line": 3,
                                                    "detail": s["first_refusal"]["missing_value"]["detail"]}
     with pytest.raises(manaka.InvalidDataError, match=r"b\.jsonl: line 3: refused \(missing_value"):

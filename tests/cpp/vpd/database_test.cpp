@@ -103,7 +103,7 @@ TEST(Build, ErrorsNameTheFile) {
 
   write_file(dir.path / "g.pgn", PGN);
   o.inputs = {(dir.path / "g.pgn").string()};
-  o.output = (dir.path / "no" / "such" / "dir" / "out.vpd").string();
+  o.output = (dir.path / "g.pgn" / "out.vpd").string();  // under a file: no directory can be made there
   auto unwritable = build(o);
   ASSERT_FALSE(unwritable.ok());
   EXPECT_NE(unwritable.status().message().find("out.vpd"), std::string::npos) << unwritable.status().message();
