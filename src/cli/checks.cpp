@@ -105,10 +105,10 @@ CLI::Validator seed() {
       .description("in 0..2^64-1");
 }
 
-CLI::Validator number(double lo, double hi, bool lo_open, const std::string& what) {
+CLI::Validator number(double lo, double hi, bool lo_open, const std::string& what, bool hi_open) {
   const bool unbounded = hi >= DBL_MAX;
   std::string allowed = "give " + what + (lo_open ? " greater than " : " of at least ") + shortest(lo);
-  if (!unbounded) allowed += " and at most " + shortest(hi);
+  if (!unbounded) allowed += (hi_open ? " and below " : " and at most ") + shortest(hi);
   auto op = [=](std::string& text) -> std::string {
     char* end = nullptr;
     const double v = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
@@ -116,12 +116,13 @@ CLI::Validator number(double lo, double hi, bool lo_open, const std::string& wha
       return quoted_value(text) + " is not a number; " + allowed;
     if (!std::isfinite(v))
       return quoted_value(text) + " is not a finite number; " + allowed;
-    if ((lo_open ? v <= lo : v < lo) || v > hi) return quoted_value(text) + " is out of range; " + allowed;
+    if ((lo_open ? v <= lo : v < lo) || (hi_open ? v >= hi : v > hi))
+      return quoted_value(text) + " is out of range; " + allowed;
     text = shortest(v);
     return "";
   };
   std::string desc = (lo_open ? "> " : ">= ") + shortest(lo);
-  if (!unbounded) desc += ", <= " + shortest(hi);
+  if (!unbounded) desc += (hi_open ? ", < " : ", <= ") + shortest(hi);
   return CLI::Validator(op, desc);
 }
 

@@ -37,9 +37,9 @@ CLI::Validator unsigned_integer(uint64_t lo, uint64_t hi = kNoUpperBound);
 // A 64-bit seed: 0..2^64 - 1, never wrapped.
 CLI::Validator seed();
 
-// A finite number in [lo, hi] (or (lo, hi] when lo_open); `what` names the
-// unit in the message ("a number", "a number of seconds").
-CLI::Validator number(double lo, double hi, bool lo_open, const std::string& what = "a number");
+// A finite number in [lo, hi] (lo excluded when lo_open, hi when hi_open);
+// `what` names the unit in the message ("a number", "a number of seconds").
+CLI::Validator number(double lo, double hi, bool lo_open, const std::string& what = "a number", bool hi_open = false);
 
 // The text a message quotes: the value as given, cut after 40 characters.
 std::string quoted_value(const std::string& text);

@@ -195,7 +195,7 @@ void add_export(CLI::App& parent) {
   sub->add_option("--result-threshold", a->o.result_threshold,
                   "value_z above T is a win, below -T a loss, else a draw (a shard row's value_z is a mean)")
       ->capture_default_str()
-      ->transform(checks::number(0.0, 1.0, false, "a number from 0 to below 1"));
+      ->transform(checks::number(0.0, 1.0, false, "a number", true));
   sub->add_flag("--strict", a->o.strict, "stop at the first record the format cannot hold");
   sub->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
   sub->add_flag("--json", a->json, "print the summary as one JSON object");

@@ -159,6 +159,7 @@ def test_overlap_counts_boards_shared_with_training(tmp_path):
     shared = [b for b in valid if b in train]
     assert shared  # every game starts at the initial position
     o = shards.overlap([str(tmp_path / "train")], [str(tmp_path / "valid")], max_examples=2)
+    assert shards.overlap(tmp_path / "train", tmp_path / "valid", max_examples=2)["shared_rows"] == o["shared_rows"]
     assert (o["valid_rows"], o["shared_rows"], o["shared_boards"]) == (len(valid), len(shared), len(set(shared)))
     assert o["train_boards"] == len(train)
     assert [e["packed"] for e in o["examples"]] == shared[:2]
