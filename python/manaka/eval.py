@@ -70,7 +70,8 @@ def load_network(checkpoint: str, device: str = "cpu") -> Any:
     try:
         net = trainer.load_from_checkpoint(checkpoint, device=device).best_net
     except (OSError, ValueError, KeyError, RuntimeError, EOFError, pickle.UnpicklingError) as e:
-        raise InvalidDataError(f"checkpoint {checkpoint!r}: {e or type(e).__name__}") from e
+        raise InvalidDataError(f"checkpoint {checkpoint!r}: {e or type(e).__name__} (eval reads manaka.train's "
+                               "pretrained.pt or iter_NNNN.pt, not a `manaka.selfplay init` network)") from e
     net.eval()
     return net
 
