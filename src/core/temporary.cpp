@@ -237,26 +237,32 @@ TempDir& TempDir::operator=(TempDir&& other) noexcept {
   return *this;
 }
 
+Status replace_directory(const std::string& from, const std::string& onto) {
+  // The new tree takes the name in one step; the old one is then at `from`.
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, onto.c_str(), RENAME_EXCHANGE) == 0) {
+    remove_path(from);
+    return Status();
+  }
+  if (errno != EINVAL && errno != ENOSYS) return io_error(onto, "cannot exchange it with its replacement", errno);
+  const std::string aside = onto + ".old-" + std::to_string(::getpid());
+  if (::rename(onto.c_str(), aside.c_str()) != 0) return io_error(onto, "cannot move it aside", errno);
+  Status st_in = rename_into_place(from, onto);
+  if (!st_in.ok()) {
+    (void)::rename(aside.c_str(), onto.c_str());
+    return st_in;
+  }
+  remove_path(aside);
+  return Status();
+}
+
 Status TempDir::commit(bool replace) {
   if (path_.empty() || final_.empty()) return Status::io(final_ + ": commit of a directory that is not pending");
   struct stat st;
   const bool exists = ::lstat(final_.c_str(), &st) == 0;
   if (exists && !replace) return Status::io(final_ + ": exists; not replaced");
   if (exists) {
-    // The new tree takes the name in one step; the old one is then here.
-    if (::renameat2(AT_FDCWD, path_.c_str(), AT_FDCWD, final_.c_str(), RENAME_EXCHANGE) == 0) {
-      remove();
-      return Status();
-    }
-    if (errno != EINVAL && errno != ENOSYS) return io_error(final_, "cannot exchange it with its replacement", errno);
-    const std::string aside = final_ + ".old-" + std::to_string(::getpid());
-    if (::rename(final_.c_str(), aside.c_str()) != 0) return io_error(final_, "cannot move it aside", errno);
-    Status st_in = rename_into_place(path_, final_);
-    if (!st_in.ok()) {
-      (void)::rename(aside.c_str(), final_.c_str());
-      return st_in;
-    }
-    remove_path(aside);
+    Status replaced = replace_directory(path_, final_);
+    if (!replaced.ok()) return replaced;
   } else {
     MANAKA_RETURN_NOT_OK(rename_into_place(path_, final_));
   }

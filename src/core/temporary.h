@@ -36,6 +36,11 @@ std::string temporary_path(const std::string& final_path);
 // rename(2) of a completed temporary onto its final name.
 Status rename_into_place(const std::string& temp, const std::string& final_path);
 
+// The directory `from` takes the existing directory `onto`'s name in one
+// step (renameat2 exchange; where the filesystem lacks it, `onto` is moved
+// aside first), and the old tree is then removed.
+Status replace_directory(const std::string& from, const std::string& onto);
+
 // The "<final>.tmp-<pid>" files and directories in dir whose process no
 // longer exists, for every final name ours(final) accepts.
 std::vector<std::string> stale_temporaries(const std::string& dir,

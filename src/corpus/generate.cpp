@@ -17,6 +17,7 @@
 #include "core/file_lock.h"
 #include "core/progress.h"
 #include "core/task_thread.h"
+#include "core/temporary.h"
 #include "core/text.h"
 #include "chess_shard/chess_shard.h"
 #include "corpus/game.h"
@@ -207,6 +208,19 @@ void run_worker(engine::Engine& eng, const CorpusOptions& o, Collector& collecto
   sh.engine_seconds += engine_seconds;
 }
 
+// Whether dir holds another corpus (other options) or shard files without a
+// manifest: what --overwrite replaces.
+constexpr const char* kReplacementSuffix = ".replacement";
+
+Result<bool> holds_another(const CorpusOptions& o, const CorpusIdentity& id) {
+  MANAKA_ASSIGN_OR_RETURN(Manifest m, read_manifest(o.output_dir));
+  if (!m.shards.empty()) return !(m.identity == id) || m.first_game() != o.first_game;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(o.output_dir, ec))
+    if (is_shard_file_name(entry.path().filename().string())) return true;
+  return false;
+}
+
 // Prepares dir for a run with this identity: refuses (or with overwrite
 // clears) another corpus, and removes shard files the manifest does not list.
 Result<Manifest> prepare_dir(const CorpusOptions& o, const CorpusIdentity& id) {
@@ -286,6 +300,19 @@ Result<CorpusSummary> generate(const CorpusOptions& options) {
     engines.push_back(std::move(*eng));
   }
   const CorpusIdentity id{engines[0]->name(), limit_text(o.limit), o.seed, o.opening_plies, o.shard_size};
+  // --overwrite of another corpus: that one stays whole until this one is.
+  // This one is built beside it (continued there by the same command after
+  // a stop) and takes its name when complete.
+  const std::string final_dir = o.output_dir;
+  bool replacing = false;
+  if (o.overwrite) {
+    MANAKA_ASSIGN_OR_RETURN(replacing, holds_another(o, id));
+  }
+  if (replacing) {
+    o.output_dir = final_dir + kReplacementSuffix;
+    fs::create_directories(o.output_dir, ec);
+    if (ec) return Status::io(o.output_dir + ": cannot create the directory: " + ec.message());
+  }
   MANAKA_ASSIGN_OR_RETURN(Manifest manifest, prepare_dir(o, id));
 
   CorpusSummary s;
@@ -347,6 +374,10 @@ Result<CorpusSummary> generate(const CorpusOptions& options) {
     }
   }
   for (auto& eng : engines) eng->quit();
+  if (replacing) {
+    MANAKA_RETURN_NOT_OK(replace_directory(o.output_dir, final_dir).with_context("chess corpus: "));
+    s.output_dir = final_dir;
+  }
   s.corpus_games = manifest.games();
   s.corpus_positions = manifest.positions();
   s.seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -48,7 +48,10 @@ struct CorpusOptions {
   std::string engine = kDefaultEngine;
   int hash_mb = 16;
   bool pgn = false;
-  bool overwrite = false;      // start over in a directory holding another corpus
+  // Replace a directory holding another corpus: the new one is built in
+  // <dir>.replacement (continued there after a stop) and swapped in when
+  // complete, so the old one stays whole until then.
+  bool overwrite = false;
   bool progress = false;
 };
 

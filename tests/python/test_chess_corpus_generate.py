@@ -142,3 +142,30 @@ def test_pgn_reads_in_vpd_build(made, tmp_path):
     assert run.returncode == 0, run.stderr
     summary = json.loads(run.stdout)
     assert summary["games_read"] == 8 and summary["games_skipped"] == 0
+
+
+def test_overwrite_keeps_the_old_corpus_whole_until_the_new_one_is(tmp_path):
+    """--overwrite of another corpus builds the new one in DIR.replacement and
+    swaps it in when complete: a run killed on the way leaves the old corpus
+    as it was (it used to delete it first), and the same command continues."""
+    out = tmp_path / "c"
+    assert corpus(out, 6, 1, 1).returncode == 0
+    before = shard_bytes(out)
+    staging = tmp_path / "c.replacement"
+    def args(workers: int) -> list[str]:
+        return [MANAKA, "chess", "corpus", "-o", str(out), "--games", "24", "--workers", str(workers), "--nodes", "300",
+                "--seed", "2", "--shard-size", "100", "--engine", STOCKFISH, "-q", "--overwrite"]
+
+    proc = subprocess.Popen(args(1))
+    deadline = time.monotonic() + 120
+    while not (staging / "corpus.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait() != 0
+    assert shard_bytes(out) == before and json.loads((out / "corpus.json").read_text())["options"]["seed"] == 1
+    assert 0 < json.loads((staging / "corpus.json").read_text())["games"] < 24
+    run = subprocess.run(args(2), capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    manifest = json.loads((out / "corpus.json").read_text())
+    assert manifest["games"] == 24 and manifest["options"]["seed"] == 2
+    assert not staging.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["c"]
