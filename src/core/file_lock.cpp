@@ -27,6 +27,7 @@ Result<FileLock> FileLock::acquire(const std::string& path, const std::string& w
       FileLock lock;
       lock.fd_ = fd;
       lock.path_ = path;
+      lock.registration_ = TemporaryRegistration(path);
       return lock;
     }
     ::close(fd);
@@ -38,6 +39,7 @@ FileLock& FileLock::operator=(FileLock&& other) noexcept {
     release();
     fd_ = std::exchange(other.fd_, -1);
     path_ = std::move(other.path_);
+    registration_ = std::move(other.registration_);
   }
   return *this;
 }
@@ -47,6 +49,7 @@ void FileLock::release() {
   ::unlink(path_.c_str());  // while still held: the next run's stat check sees it
   ::close(fd_);
   fd_ = -1;
+  registration_.release();
 }
 
 }  // namespace manaka

@@ -52,13 +52,27 @@ void remove_path(const std::string& path) {
   fs::remove_all(path, ec);
 }
 
+// Removal while the process ends under writer threads that may still be
+// filling a temporary directory: it is moved off its name first, so a file
+// opened by that name afterwards fails instead of landing in it, and a pass
+// that met a file made meanwhile is repeated.
+void remove_on_signal(const std::string& path) {
+  const std::string aside = path + ".removing";
+  const std::string& target = ::rename(path.c_str(), aside.c_str()) == 0 ? aside : path;
+  for (int pass = 0; pass < 8; ++pass) {
+    std::error_code ec;
+    fs::remove_all(target, ec);
+    if (!fs::exists(fs::symlink_status(target, ec))) return;
+  }
+}
+
 void signal_thread(sigset_t set) {
   int sig = 0;
   while (::sigwait(&set, &sig) != 0) {
   }
   Registry& r = registry();
   r.mu.lock();  // held until the process ends: no temporary is made after this
-  for (const auto& [id, path] : r.paths) remove_path(path);
+  for (const auto& [id, path] : r.paths) remove_on_signal(path);
   ::signal(sig, SIG_DFL);
   sigset_t one;
   sigemptyset(&one);

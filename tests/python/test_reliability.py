@@ -217,7 +217,10 @@ def test_a_stopped_pack_leaves_the_old_set_whole(tmp_path, sig):
     shards.list_shards(out)  # whole
     if sig == signal.SIGKILL:
         assert temporaries(out)  # nobody could clean up; the next run does
+        assert (out / ".train.lock").exists()  # empty and unlocked: the next run takes it
         assert run("pack", src, "-o", prefix, "--buckets", "4", "--overwrite", "-q").returncode == 0
+    else:  # the signal cleanup removes the prefix's lock with the temporaries
+        assert not (out / ".train.lock").exists()
     assert temporaries(out) == []
 
 
