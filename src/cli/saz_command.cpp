@@ -10,6 +10,7 @@
 //                                           to a temporary, renamed when complete
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/progress.h"
 #include "core/text.h"
 #include "core/file.h"
 #include "core/output.h"
@@ -105,12 +107,20 @@ void print_conversion(const std::string& label, const sazpack::MpkConversion& c)
   std::printf("\n");
 }
 
-Status run_to_mpk(const std::vector<std::string>& files, const std::string& out_path, bool overwrite) {
+Status run_to_mpk(const std::vector<std::string>& files, const std::string& out_path, bool overwrite, bool quiet) {
   MANAKA_RETURN_NOT_OK(check_output(out_path, files, overwrite));
   PendingFile out(out_path);
   MANAKA_ASSIGN_OR_RETURN(stream::SelfPlayWriter writer, stream::SelfPlayWriter::create(out.path()));
+  uint64_t total_bytes = 0;
+  for (const std::string& file : files) {
+    std::error_code ec;
+    total_bytes += std::filesystem::file_size(file, ec);  // 0 when unknown: opening says why
+  }
+  Progress progress(out_path, total_bytes);
+  progress.set_enabled(!quiet);
   sazpack::MpkConversion total;
   Status st;
+  uint64_t bytes_before = 0;
   for (const std::string& file : files) {
     auto chunk = sazpack::ChunkFile::open(file);
     if (!chunk.ok()) {
@@ -118,11 +128,20 @@ Status run_to_mpk(const std::vector<std::string>& files, const std::string& out_
       break;
     }
     sazpack::MpkConversion one;
-    st = sazpack::chunk_to_mpk(chunk->bytes(), writer, one).with_context(file + ": ");
+    st = sazpack::chunk_to_mpk(chunk->bytes(), writer, one, [&](uint64_t bytes, uint64_t records) {
+           progress.update(bytes_before + bytes, total.records + records);
+         }).with_context(file + ": ");
     if (!st.ok()) break;
-    if (files.size() > 1) print_conversion(file, one);
+    bytes_before += chunk->bytes().size();
+    progress.update(bytes_before, total.records + one.records);
+    // Each file's line as it is done (stdout may be a pipe, buffered until exit otherwise).
+    if (files.size() > 1) {
+      print_conversion(file, one);
+      std::fflush(stdout);
+    }
     total.add(one);
   }
+  progress.finish();
   if (st.ok()) st = writer.close();
   if (st.ok()) st = out.commit();
   if (!st.ok()) {
@@ -175,7 +194,9 @@ void add_saz_command(CLI::App& app) {
     auto overwrite = std::make_shared<bool>(false);
     sub->add_option("-o,--output", *out, "the MPK1 stream to write")->required();
     sub->add_flag("--overwrite", *overwrite, "replace an existing output, once the new one is complete (an input never)");
-    sub->callback([files, out, overwrite] { exit_on_error(run_to_mpk(*files, *out, *overwrite)); });
+    auto quiet = std::make_shared<bool>(false);
+    sub->add_flag("-q,--quiet", *quiet, "no progress line");
+    sub->callback([files, out, overwrite, quiet] { exit_on_error(run_to_mpk(*files, *out, *overwrite, *quiet)); });
   }
 }
 

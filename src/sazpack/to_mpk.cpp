@@ -82,12 +82,14 @@ Status game_to_mpk(const SazGame& game, stream::SelfPlayWriter& out, MpkConversi
   return Status();
 }
 
-Status chunk_to_mpk(std::span<const uint8_t> chunk, stream::SelfPlayWriter& out, MpkConversion& stats) {
+Status chunk_to_mpk(std::span<const uint8_t> chunk, stream::SelfPlayWriter& out, MpkConversion& stats,
+                    const std::function<void(uint64_t bytes, uint64_t records)>& progress) {
   MANAKA_ASSIGN_OR_RETURN(GameReader reader, GameReader::open(chunk));
   SazGame game;
   while (true) {
     MANAKA_ASSIGN_OR_RETURN(bool more, reader.next(game));
     if (!more) break;
+    if (progress) progress(reader.game_begin(), stats.records);
     Status st = game_to_mpk(game, out, stats);
     if (!st.ok()) {
       return std::move(st).with_context("game " + std::to_string(reader.games_read() - 1) + " (byte " +

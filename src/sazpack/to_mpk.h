@@ -17,6 +17,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <span>
 
@@ -42,7 +43,9 @@ struct MpkConversion {
 // error (a stem that does not decode, an illegal move) names the position.
 Status game_to_mpk(const SazGame& game, stream::SelfPlayWriter& out, MpkConversion& stats);
 
-// Every game of a chunk; errors start "game G (byte B), ".
-Status chunk_to_mpk(std::span<const uint8_t> chunk, stream::SelfPlayWriter& out, MpkConversion& stats);
+// Every game of a chunk; errors start "game G (byte B), ". progress, when
+// given, hears each game's first byte in the chunk and the records so far.
+Status chunk_to_mpk(std::span<const uint8_t> chunk, stream::SelfPlayWriter& out, MpkConversion& stats,
+                    const std::function<void(uint64_t bytes, uint64_t records)>& progress = {});
 
 }  // namespace manaka::sazpack
