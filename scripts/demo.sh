@@ -22,9 +22,9 @@ step "The first record as JSON" bash -c "manaka stream dump '$OUT/selfplay.mpk' 
 # ---- Self-play through the C++ search with a network (docs/search.md) ----
 step "An untrained shogi network (2 residual blocks of 16 channels)" \
   python -m manaka.selfplay init --game shogi -o "$OUT/shogi-init.pt" --blocks 2 --channels 16 --overwrite
-step "Self-play through the search with it: 4 games, 16 simulations a move, batched evaluation; MPK1 and SAZ2" \
+step "Self-play through the search with it: 4 games at once, 16 simulations a move, 4 leaves a round each (network calls of up to 16); MPK1 and SAZ2" \
   manaka shogi selfplay --checkpoint "$OUT/shogi-init.pt" -o "$OUT/search-selfplay" --games 4 --simulations 16 \
-  --threads 4 --batch-size 16 --max-plies 80 --saz --overwrite
+  --threads 4 --batch-size 4 --max-plies 80 --saz --overwrite
 step "Both files pass validation" bash -c \
   "manaka stream validate '$OUT/search-selfplay/selfplay.mpk' && manaka saz validate '$OUT/search-selfplay/selfplay.saz'"
 
