@@ -14,7 +14,7 @@ network knows. torch runs with --torch-threads threads (default 1): on a
 pool makes small batches many times slower with 2 (the refinement's
 torch_threads setting says the same).
 
-    .venv/bin/python bench/search_bench.py [--games 8] [--simulations 32] [--batch 16] [--threads 8] [--torch-threads 1]
+    .venv/bin/python bench/search_bench.py [--games 8] [--simulations 32] [--batch 2] [--threads 8] [--torch-threads 1]
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--simulations", type=int, default=32)
-    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--batch", type=int, default=2, help="leaves a game's search gathers a round")
     ap.add_argument("--threads", type=int, default=8)
     ap.add_argument("--torch-threads", type=int, default=1)
     a = ap.parse_args()
@@ -66,12 +66,13 @@ def main() -> None:
           f"torch threads {torch.get_num_threads()}")
     batched, stats = run(net, a.games, a.simulations, a.batch, a.threads)
     single, _ = run(net, a.games, a.simulations, 1, 1)
-    limit = bare(net, a.batch)
+    calls = a.batch * min(a.threads, a.games)  # the rows a network call can hold: every game's round
+    limit = bare(net, calls)
     fill = stats["mean_batch_fill"]
-    print(f"  manaka batched (batch {a.batch}, {a.threads} threads): {batched:10,.0f} nodes/s   "
+    print(f"  manaka batched (batch {a.batch} a game, {a.threads} threads): {batched:10,.0f} nodes/s   "
           f"mean batch fill {fill:.1%} (aim > 80%)")
     print(f"  peer: same search, batch of one:      {single:10,.0f} nodes/s   ratio {batched / single:.2f}x")
-    print(f"  limit: the bare network at batch {a.batch}:  {limit:10,.0f} positions/s   "
+    print(f"  limit: the bare network at batch {calls}:  {limit:10,.0f} positions/s   "
           f"search reaches {batched / limit:.0%} of it")
     print(f"  network time share (batched): {stats['network_seconds'] * batched / stats['positions']:.0%}")
     assert np.isfinite(batched)
