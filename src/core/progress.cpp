@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -53,14 +54,21 @@ std::string format_duration(double seconds) {
 }
 
 Progress::Progress(std::string label, uint64_t total_bytes, std::FILE* out)
-    : label_(std::move(label)), total_(total_bytes), out_(out), start_(Clock::now()) {
+    : label_(std::move(label)), total_(total_bytes), out_(out), start_(Clock::now()), job_start_(start_) {
   set_live(out_ != nullptr && ::isatty(::fileno(out_)) == 1);
 }
 
 void Progress::set_live(bool live) {
   live_ = live;
-  next_report_ = start_ + std::chrono::duration_cast<Clock::duration>(
-                              std::chrono::duration<double>(live_ ? kLiveFirst : kLogFirst));
+  auto after = [](Clock::time_point t, double seconds) {
+    return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  };
+  next_report_ = live_ ? after(start_, kLiveFirst) : std::max(after(start_, 1.0), after(job_start_, kLogFirst));
+}
+
+void Progress::set_job_start(Clock::time_point job_start) {
+  job_start_ = std::min(job_start, start_);
+  set_live(live_);
 }
 
 void Progress::set_units(std::string work, std::string rows) {
@@ -78,18 +86,27 @@ double Progress::elapsed_seconds() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
 }
 
+std::string Progress::counted() const {
+  return row_unit_.empty() ? amount(static_cast<double>(bytes_))
+                           : format_count(static_cast<double>(rows_)) + " " + row_unit_ + "  " +
+                                 amount(static_cast<double>(bytes_));
+}
+
+std::string Progress::rate_text(double rate) const {
+  if (work_unit_.empty()) return format_bytes(rate) + "/s";
+  return (rate >= 1000 ? format_count(rate) : printf_string("%.3g%s", rate, "")) + " " + work_unit_ + "/s";
+}
+
 std::string Progress::status_line() const {
   double secs = elapsed_seconds();
   double rate = secs > 0 ? static_cast<double>(bytes_) / secs : 0.0;
-  std::string line = label_ + ": " + format_count(static_cast<double>(rows_)) + " " + row_unit_ + "  " +
-                     amount(static_cast<double>(bytes_));
+  std::string line = label_ + ": " + counted();
   if (total_ > 0) {
     char pct[32];
     std::snprintf(pct, sizeof pct, " (%.1f%%)", 100.0 * static_cast<double>(bytes_) / static_cast<double>(total_));
     line += " / " + amount(static_cast<double>(total_)) + pct;
   }
-  line += work_unit_.empty() ? "  " + format_bytes(rate) + "/s"
-                             : "  " + printf_string("%.3g %s/s", rate, work_unit_.c_str());
+  line += "  " + rate_text(rate);
   if (total_ > 0 && rate > 0 && bytes_ <= total_) {
     line += "  ETA " + format_duration(static_cast<double>(total_ - bytes_) / rate);
   }
@@ -101,9 +118,7 @@ std::string Progress::summary_line() const {
   double rate = secs > 0 ? static_cast<double>(bytes_) / secs : 0.0;
   char tail[64];
   std::snprintf(tail, sizeof tail, " in %.2f s (", secs);
-  return label_ + ": " + format_count(static_cast<double>(rows_)) + " " + row_unit_ + "  " +
-         amount(static_cast<double>(bytes_)) + tail +
-         (work_unit_.empty() ? format_bytes(rate) + "/s)" : printf_string("%.3g %s/s)", rate, work_unit_.c_str()));
+  return label_ + ": " + counted() + tail + rate_text(rate) + ")";
 }
 
 void Progress::check_clock() {

@@ -38,8 +38,12 @@ class Progress {
   void set_enabled(bool enabled) { enabled_ = enabled; }
   // Forces a mode instead of asking isatty (tests).
   void set_live(bool live);
+  // A phase of a longer job that began at job_start: off a terminal its first
+  // line is due once the job has run ~10 s, not the phase (a pack of two 9 s
+  // phases said nothing), though not before a second of the phase.
+  void set_job_start(std::chrono::steady_clock::time_point job_start);
   // Counts work in `work` (the total and the first counter) and rows in
-  // `rows` instead of bytes and rows.
+  // `rows` instead of bytes and rows; rows "" when the work is the rows.
   void set_units(std::string work, std::string rows);
 
   void update(uint64_t bytes_done, uint64_t rows_done) {
@@ -72,6 +76,8 @@ class Progress {
   void check_clock();
 
   std::string amount(double n) const;  // bytes, or n work units
+  std::string counted() const;         // "1.2M rows  512.0 MB", or the amount alone (row unit "")
+  std::string rate_text(double rate) const;
 
   std::string label_;
   std::string work_unit_, row_unit_ = "rows";  // work_unit_ "": bytes
@@ -84,6 +90,7 @@ class Progress {
   uint64_t bytes_ = 0, rows_ = 0;
   uint64_t checked_bytes_ = 0, checked_rows_ = 0;
   Clock::time_point start_;
+  Clock::time_point job_start_;  // start_ unless set_job_start
   Clock::time_point next_report_;
   size_t last_width_ = 0;
 };

@@ -21,6 +21,7 @@ Status partition(PackContext& ctx, const TempDir& dir, uint64_t& spooled_bytes) 
   MANAKA_ASSIGN_OR_RETURN(auto spools, open_first_set(dir.path(), ctx.inputs.header, ctx.options.buckets));
 
   Progress progress("pack: pass 1/3 partition", ctx.inputs.total_bytes);
+  progress.set_job_start(ctx.start);
   progress.set_enabled(ctx.options.progress);
   MANAKA_ASSIGN_OR_RETURN(MapTally tally, map_records(ctx.inputs, spools, &progress, ctx.threads()));
   ctx.summary.records_in = tally.records;
@@ -48,6 +49,7 @@ Result<std::vector<std::vector<std::string>>> fold_and_scatter(PackContext& ctx,
   const uint32_t n = ctx.options.buckets;
   const uint32_t threads = ensure_descriptors(n, std::min(ctx.threads(), n));
   Progress line("pack: pass 2/3 fold", spooled_bytes);
+  line.set_job_start(ctx.start);
   line.set_enabled(ctx.options.progress);
   PassTotals totals;
   std::vector<std::vector<uint64_t>> rows(threads, std::vector<uint64_t>(n, 0));
@@ -97,7 +99,9 @@ Status pack_bucketed(PackContext& ctx) {
   MANAKA_RETURN_NOT_OK(ctx.open_output(rows));
 
   // Pass 3: each second-set spool's parts are removed once its last shard has loaded them.
-  Progress progress("pack: pass 3/3 write", 0);
+  Progress progress("pack: pass 3/3 write", rows);
+  progress.set_units("rows", "");
+  progress.set_job_start(ctx.start);
   progress.set_enabled(ctx.options.progress);
   return write_spools(ctx, parts, spool_rows, /*remove_read=*/true, &progress);  // dir goes on return
 }

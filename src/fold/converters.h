@@ -1,6 +1,7 @@
 // The two ways pack() folds and shuffles (fold/pack.h); private to fold.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <thread>
@@ -26,6 +27,8 @@ struct PackContext {
   PackSummary& summary;
   uint64_t fingerprint = 0;  // record_fingerprint summed over the records read
   std::unique_ptr<shard::ShardWriter> writer;
+  // When the pack began: its phases' progress lines count from it.
+  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   // The shards write_shards() writes: all, or a task's share (fold/pack_parts.h).
   uint64_t first_shard = 0;
   uint64_t end_shard = UINT64_MAX;

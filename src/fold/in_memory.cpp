@@ -122,6 +122,7 @@ Status pack_in_memory(PackContext& ctx) {
   }
   {
     Progress read("pack: reading", ctx.inputs.total_bytes);
+    read.set_job_start(ctx.start);
     read.set_enabled(ctx.options.progress);
     MANAKA_RETURN_NOT_OK(run_parts(count, &read, [&](uint32_t p, Progress* progress, uint64_t& failed_at) {
       return fold_part(ctx, p, count, progress, *parts[p], failed_at);
@@ -142,7 +143,9 @@ Status pack_in_memory(PackContext& ctx) {
 
   // Every row's shard is known now: shard k is order[k * rows_per_shard, ...),
   // emitted and encoded on its own thread.
-  Progress write("pack: writing", 0);
+  Progress write("pack: writing", order.size());
+  write.set_units("rows", "");
+  write.set_job_start(ctx.start);
   write.set_enabled(ctx.options.progress);
   Status st = ctx.write_shards(&write, [&](shard::ShardSink& sink, PackSummary& tally) {
     FoldTable::EmitScratch scratch;

@@ -1,6 +1,7 @@
 #include "fold/pack.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -91,17 +92,33 @@ unsigned PackContext::threads() const {
 
 Status PackContext::write_shards(Progress* progress,
                                  const std::function<Status(shard::ShardSink&, PackSummary&)>& fill) {
-  std::mutex mu;  // the summary's tallies and the progress line
-  return writer->write_shards(threads(), [&](shard::ShardSink& sink) {
+  // The line follows the row groups as they are encoded, polled a few times a
+  // second (a shard's rows take seconds); the line is this thread's alone.
+  std::atomic<bool> writing{true};
+  std::thread ticker;
+  if (progress) {
+    ticker = std::thread([&] {
+      while (writing.load()) {
+        const auto rows = static_cast<uint64_t>(writer->rows_encoded());
+        progress->poll(rows, rows);
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      }
+    });
+  }
+  std::mutex mu;  // the summary's tallies
+  Status st = writer->write_shards(threads(), [&](shard::ShardSink& sink) {
     PackSummary tally;
-    Status st = fill(sink, tally);
+    Status filled = fill(sink, tally);
     std::lock_guard lock(mu);
     summary.rows_out += tally.rows_out;
     summary.folded_rows += tally.folded_rows;
     summary.folded_records += tally.folded_records;
-    if (progress) progress->update(static_cast<uint64_t>(writer->bytes()), summary.rows_out);
-    return st;
+    return filled;
   });
+  writing = false;
+  if (ticker.joinable()) ticker.join();
+  if (progress) progress->poll(summary.rows_out, summary.rows_out);
+  return st;
 }
 
 Result<PackSummary> pack(const std::vector<std::string>& streams, const PackOptions& options) {

@@ -314,6 +314,7 @@ Status ShardSink::write_group(const RowGroupColumns& group) {
   MANAKA_RETURN_NOT_OK(file_->write(group.rows, group.columns()));
   const int64_t now = file_->bytes_written();
   writer_.bytes_.fetch_add(now - counted_bytes_, std::memory_order_relaxed);
+  writer_.rows_encoded_.fetch_add(group.rows, std::memory_order_relaxed);
   counted_bytes_ = now;
   return Status();
 }

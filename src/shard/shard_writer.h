@@ -178,6 +178,9 @@ class ShardWriter {
   uint64_t rows() const { return rows_; }
   // Parquet bytes written so far (approximate while the thread runs).
   int64_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
+  // Rows of the row groups write_shards' sinks have encoded so far (a
+  // progress line's count, read from any thread).
+  int64_t rows_encoded() const { return rows_encoded_.load(std::memory_order_relaxed); }
   // Valid after finish().
   const std::vector<std::string>& shards() const { return shards_; }
   const std::vector<std::string>& removed_stale() const { return removed_; }
@@ -222,6 +225,7 @@ class ShardWriter {
   bool stopping_ = false;
   Status error_;                  // the thread's first failure
   std::atomic<int64_t> bytes_{0};
+  std::atomic<int64_t> rows_encoded_{0};
   std::thread thread_;
 
   // write_shards(): its thread count, and the shards being written now. A

@@ -119,5 +119,35 @@ TEST(Progress, QuietForShortJobsAndSummarisesLongOnes) {
   std::fclose(out);
 }
 
+// A later phase of a long job reports once the job has run 10 s, a second
+// into the phase (a pack's phases each waited 10 s of their own, so a 20 s
+// pack said nothing off a terminal); a phase of a young job stays quiet.
+TEST(Progress, ALaterPhaseOfALongJobReportsAfterASecond) {
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  const auto now = std::chrono::steady_clock::now();
+  {
+    Progress young("young", 100, out);
+    young.set_live(false);
+    young.set_job_start(now - std::chrono::seconds(2));
+    Progress old("pack: writing", 100, out);
+    old.set_units("rows", "");
+    old.set_live(false);
+    old.set_job_start(now - std::chrono::seconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    young.poll(50, 50);
+    old.poll(50, 50);
+    young.set_enabled(false);  // no summaries at the end: only what poll printed is looked at
+    old.set_enabled(false);
+  }
+  std::fflush(out);
+  std::rewind(out);
+  char buf[512] = {};
+  const std::string text(buf, std::fread(buf, 1, sizeof buf - 1, out));
+  EXPECT_NE(text.find("pack: writing: 50 rows / 100 rows (50.0%)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("young"), std::string::npos) << text;
+  std::fclose(out);
+}
+
 }  // namespace
 }  // namespace manaka
