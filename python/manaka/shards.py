@@ -28,6 +28,7 @@ from manaka._core._checks import at_least as _at_least
 from manaka._core._checks import seed as _seed
 from manaka._core.shards import _ShardReader, _ShardStream, _validate_json, check_sets, inspect, pack
 from manaka._core.shards import overlap as _overlap
+from manaka.stream import _paths
 
 __all__ = ["ShardBatch", "ShardFile", "list_shards", "iter_batches", "pack", "inspect", "validate", "overlap",
            "check_sets", "NULL_CP"]
@@ -160,8 +161,4 @@ def overlap(train: Source, valid: Source, max_examples: int = 5) -> dict:
     """Validation rows whose board also occurs in training (by the fold's
     board hash), with examples; ``train`` and ``valid`` are each a directory
     of shards, a shard, or a list of them (``manaka shards overlap``)."""
-    def paths(source: Source) -> list[str]:
-        if isinstance(source, (str, os.PathLike)):
-            return [os.fspath(source)]
-        return [os.fspath(p) for p in source]
-    return _overlap(paths(train), paths(valid), max_examples)
+    return _overlap(_paths(train), _paths(valid), max_examples)

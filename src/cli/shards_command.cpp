@@ -73,7 +73,7 @@ void add_validate(CLI::App& parent) {
     auto files = parquet::expand_parquet_paths(a->files);
     exit_on_error(files.status());
     Progress progress("shards validate", 0);
-    progress.set_units("rows", "rows");
+    progress.set_units("rows", "");
     progress.set_enabled(!a->quiet && !a->json);
     auto report = shard::validate_shards(*files, &progress);
     exit_on_error(report.status());

@@ -26,17 +26,28 @@ Status check_not_input(const std::string& path, const std::vector<std::string>& 
   return Status();
 }
 
+namespace {
+
+// Rule 2 for an output of one kind, a file or a directory: an existing one
+// needs overwrite, and is replaced only by its own kind.
+Status check_existing(const std::string& output, bool overwrite, bool directory) {
+  struct stat st;
+  if (::lstat(output.c_str(), &st) != 0) {
+    return errno == ENOENT ? Status() : io_error(output, "cannot check the output", errno);
+  }
+  if (!overwrite) return Status::usage(output + ": exists; pass --overwrite to replace it");
+  if (S_ISDIR(st.st_mode) != directory)
+    return Status::usage(output + (directory ? ": is a file, not a directory to replace"
+                                             : ": is a directory, not a file to replace"));
+  return Status();
+}
+
+}  // namespace
+
 Status check_output(const std::string& output, const std::vector<std::string>& inputs, bool overwrite) {
   if (output.empty()) return Status::usage("no output path given");
   MANAKA_RETURN_NOT_OK(check_not_input(output, inputs));
-  struct stat st;
-  if (::lstat(output.c_str(), &st) == 0) {
-    if (!overwrite) return Status::usage(output + ": exists; pass --overwrite to replace it");
-    if (S_ISDIR(st.st_mode)) return Status::usage(output + ": is a directory, not a file to replace");
-  } else if (errno != ENOENT) {
-    return io_error(output, "cannot check the output", errno);
-  }
-  return Status();
+  return check_existing(output, overwrite, /*directory=*/false);
 }
 
 Status check_output_dir(const std::string& output, const std::vector<std::string>& inputs, bool overwrite) {
@@ -51,14 +62,7 @@ Status check_output_dir(const std::string& output, const std::vector<std::string
       return Status::usage(output + ": the output directory is or would contain the input " + input +
                            "; an input is never overwritten, write the output elsewhere");
   }
-  struct stat st;
-  if (::lstat(output.c_str(), &st) == 0) {
-    if (!overwrite) return Status::usage(output + ": exists; pass --overwrite to replace it");
-    if (!S_ISDIR(st.st_mode)) return Status::usage(output + ": is a file, not a directory to replace");
-  } else if (errno != ENOENT) {
-    return io_error(output, "cannot check the output", errno);
-  }
-  return Status();
+  return check_existing(output, overwrite, /*directory=*/true);
 }
 
 }  // namespace manaka

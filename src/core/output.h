@@ -23,6 +23,7 @@ Status check_output(const std::string& output, const std::vector<std::string>& i
 // one that is or holds an input is refused, overwrite or not (replacing it
 // would remove the input); an existing file there is refused.
 Status check_output_dir(const std::string& output, const std::vector<std::string>& inputs, bool overwrite);
+
 // Rule 1 alone: whether path is the same file as one of inputs; names it.
 Status check_not_input(const std::string& path, const std::vector<std::string>& inputs);
 

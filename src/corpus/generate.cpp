@@ -208,59 +208,60 @@ void run_worker(engine::Engine& eng, const CorpusOptions& o, Collector& collecto
   sh.engine_seconds += engine_seconds;
 }
 
-// Whether dir holds another corpus (other options) or shard files without a
-// manifest: what --overwrite replaces.
 constexpr const char* kReplacementSuffix = ".replacement";
 
-Result<bool> holds_another(const CorpusOptions& o, const CorpusIdentity& id) {
-  MANAKA_ASSIGN_OR_RETURN(Manifest m, read_manifest(o.output_dir));
-  if (!m.shards.empty()) return !(m.identity == id) || m.first_game() != o.first_game;
+// What a directory holds for a run with this identity: its manifest; whether
+// that is another corpus (other options, or other games); whether it holds
+// shard or PGN files with no manifest (foreign); and the files of ours the
+// manifest does not list (stale: every one, for another corpus). What
+// --overwrite replaces is another or a foreign one.
+struct DirSurvey {
+  Manifest manifest;
+  bool other = false, foreign = false;
+  std::vector<fs::path> stale;
+};
+
+Result<DirSurvey> survey_dir(const std::string& dir, const CorpusIdentity& id, uint64_t first_game) {
+  DirSurvey s;
+  MANAKA_ASSIGN_OR_RETURN(s.manifest, read_manifest(dir));
+  const Manifest& m = s.manifest;
+  s.other = !m.shards.empty() && (!(m.identity == id) || m.first_game() != first_game);
+  std::set<std::string> listed;
+  for (size_t i = 0; i < m.shards.size() && !s.other; ++i) {
+    listed.insert(m.shards[i].file);
+    listed.insert(pgn_file_name(i));
+  }
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(o.output_dir, ec))
-    if (is_shard_file_name(entry.path().filename().string())) return true;
-  return false;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const bool ours = is_shard_file_name(name) || (name.rfind("games_", 0) == 0 && name.ends_with(".pgn"));
+    if (ours && !listed.count(name)) s.stale.push_back(entry.path());
+  }
+  s.foreign = m.shards.empty() && !s.stale.empty();
+  return s;
 }
 
 // Prepares dir for a run with this identity: refuses (or with overwrite
 // clears) another corpus, and removes shard files the manifest does not list.
 Result<Manifest> prepare_dir(const CorpusOptions& o, const CorpusIdentity& id) {
-  MANAKA_ASSIGN_OR_RETURN(Manifest m, read_manifest(o.output_dir));
-  auto ours = [](const std::string& name) {
-    return is_shard_file_name(name) || (name.rfind("games_", 0) == 0 && name.ends_with(".pgn"));
-  };
-  std::set<std::string> listed;
-  for (const auto& s : m.shards) {
-    listed.insert(s.file);
-    listed.insert(pgn_file_name(&s - m.shards.data()));
-  }
-  const bool other = !m.shards.empty() && (!(m.identity == id) || m.first_game() != o.first_game);
-  if (other && !o.overwrite) {
+  MANAKA_ASSIGN_OR_RETURN(DirSurvey s, survey_dir(o.output_dir, id, o.first_game));
+  const Manifest& m = s.manifest;
+  if (s.other && !o.overwrite) {
     return Status::usage(o.output_dir + ": holds a corpus made with other options (" + m.identity.engine + ", " +
                          m.identity.limit + ", seed " + std::to_string(m.identity.seed) + ", " +
                          std::to_string(m.identity.opening_plies) + " opening plies, shards of " +
                          std::to_string(m.identity.shard_size) + ", from game " + std::to_string(m.first_game()) +
                          "); pass --overwrite to start over");
   }
-  if (other) {
-    m = Manifest{};
-    listed.clear();
-  }
-  std::error_code ec;
-  std::vector<fs::path> stale;
-  bool foreign = false;
-  for (const auto& entry : fs::directory_iterator(o.output_dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (!ours(name) || listed.count(name)) continue;
-    stale.push_back(entry.path());
-    foreign = foreign || m.shards.empty();
-  }
-  if (foreign && !o.overwrite && !other) {
+  if (s.foreign && !o.overwrite) {
     return Status::usage(o.output_dir + ": holds shard files but no " + kManifestName +
                          "; pass --overwrite to replace them");
   }
-  for (const auto& p : stale) fs::remove(p, ec);
-  m.identity = id;
-  return m;
+  std::error_code ec;
+  for (const auto& p : s.stale) fs::remove(p, ec);
+  Manifest kept = s.other ? Manifest{} : std::move(s.manifest);
+  kept.identity = id;
+  return kept;
 }
 
 }  // namespace
@@ -306,7 +307,8 @@ Result<CorpusSummary> generate(const CorpusOptions& options) {
   const std::string final_dir = o.output_dir;
   bool replacing = false;
   if (o.overwrite) {
-    MANAKA_ASSIGN_OR_RETURN(replacing, holds_another(o, id));
+    MANAKA_ASSIGN_OR_RETURN(DirSurvey there, survey_dir(final_dir, id, o.first_game));
+    replacing = there.other || there.foreign;
   }
   if (replacing) {
     o.output_dir = final_dir + kReplacementSuffix;

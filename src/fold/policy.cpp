@@ -64,7 +64,7 @@ void cp_policy(std::span<const int16_t> cp, double temperature, const MateBand& 
 
 void PolicyRule::cp_prob(std::span<const int16_t> cp, uint8_t side, std::vector<int16_t>& turned,
                          std::span<float> prob) const {
-  if (pov != stream::Pov::Black || side == 0) {
+  if (stream::side_to_move_sign(pov, side) > 0) {
     cp_policy(cp, temperature, band, prob);
     return;
   }

@@ -39,10 +39,6 @@ using Network = std::function<Status(const EvalBatch&)>;
 // ends the serving as the network's would.
 using Poll = std::function<Status()>;
 
-// The most rows one network call gets: self-play's threads x batch_size,
-// capped (a shogi call of 4096 rows holds 184 MB of logits).
-inline constexpr int kMaxBatchRows = 4096;
-
 struct EvaluatorStats {
   uint64_t batches = 0;
   uint64_t positions = 0;

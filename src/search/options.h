@@ -17,7 +17,7 @@ struct SearchOptions {
   int temperature_plies = 30;    // ... for the first plies; then the most visited
   int batch_size = 16;           // leaves one search gathers a round (mcts.h), whatever threads
   int threads = 1;               // self-play: games searched at once, their rounds sharing the network's
-                                 // calls (up to threads x batch_size rows, kMaxBatchRows at most)
+                                 // calls (up to threads x batch_size rows, kMaxBatchSize at most)
   // Each search's round its own network call instead: the games are then a
   // one-thread run's bytes with a network whose floats depend on what shares
   // its call (CPU torch does), for small calls (on a GPU, a slowdown).

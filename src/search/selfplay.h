@@ -70,8 +70,9 @@ Result<std::vector<PlayedGame<R>>> self_play(int games, int max_plies, const Sea
   // Each game's search gathers batch_size leaves a round; the threads' rounds
   // share the network's calls, so the games do not depend on the thread count.
   const int threads = std::min(options.threads, games);
-  const int rows = int(std::min<int64_t>(int64_t(options.batch_size) * threads,
-                                         std::max(options.batch_size, kMaxBatchRows)));
+  // A call holds kMaxBatchSize rows at most (a shogi call of 4096 holds 184 MB
+  // of logits), never fewer than one round (batch_size <= kMaxBatchSize).
+  const int rows = int(std::min<int64_t>(int64_t(options.batch_size) * threads, kMaxBatchSize));
   BatchEvaluator evaluator(R::kPlaneSize, size_t(R::kPolicySize), rows, options.exact_batches);
   auto work = [&](int) -> Status {
     Mcts<R> mcts(options, evaluator);

@@ -78,11 +78,6 @@ sazpack::OutcomeBound bound_of(float v) {
 Result<sazpack::SazGame> saz_game(const Game& g, int simulations) {
   sazpack::SazGame s;
   s.stem = sazpack::encode_packed_sfen(g.start.position());
-  const shogi::Color to_move_at_end =
-      g.plies.size() % 2 == 0 ? g.start.position().side_to_move() : ~g.start.position().side_to_move();
-  const SazEnding end = saz_ending(g.outcome, to_move_at_end);
-  s.game_result = end.result;
-  s.termination_reason = end.reason;
   s.entering_king_rule = sazpack::EnteringKingRule::None;
   shogi::Game game = g.start;
   const int n = int(g.plies.size());
@@ -117,6 +112,9 @@ Result<sazpack::SazGame> saz_game(const Game& g, int simulations) {
     s.positions.push_back(std::move(p));
     game.push(ply.move);
   }
+  const SazEnding end = saz_ending(g.outcome, game.position().side_to_move());  // the final position's
+  s.game_result = end.result;
+  s.termination_reason = end.reason;
   return s;
 }
 

@@ -17,7 +17,7 @@ struct ShardReader::Impl {
   FooterPairs footer;
   int fields[column::kCount];  // each shard column's index in the file's fields
   bool direct = false;         // laid out as manaka writes shards (direct_layout)
-  bool black_view = false;     // the footer's pov is "1": values in Black's view
+  stream::Pov pov = stream::Pov::SideToMove;  // the footer's: "1" is Black's view
 
   Status read_columns(int group, const ShardColumns& want, ShardBatch& b);
   Status read_direct(int group, const bool wanted[], ShardBatch& b, const std::string& where);
@@ -283,7 +283,7 @@ Result<ShardReader> ShardReader::open(const std::string& path) {
   impl->direct = direct_layout(*impl->file, impl->fields);
   for (const auto& [key, value] : impl->file->footer()) {
     if (key != "ARROW:schema") impl->footer.emplace_back(key, value);
-    if (key == "pov" && value == "1") impl->black_view = true;
+    if (key == "pov" && value == "1") impl->pov = stream::Pov::Black;
   }
   return ShardReader(std::move(impl));
 }
@@ -313,11 +313,11 @@ bool has_null(const parquet::Column& a, int64_t from, int64_t count) {
 }
 
 // A pov-1 shard's values turned to the side to move's: value_z, value_q and
-// every cp negated in the rows where White moves (packed byte 95 is 1).
+// every cp negated in the rows where White moves (stream::side_to_move_sign).
 // 0 - v, not -v: a draw stays +0.0.
-void turn_to_side_to_move(ShardBatch& b) {
+void turn_to_side_to_move(ShardBatch& b, stream::Pov pov) {
   for (int64_t r = 0; r < b.rows; ++r) {
-    if (b.packed[static_cast<size_t>(r) * kPackedLen + kSideToMoveByte] == 0) continue;
+    if (stream::side_to_move_sign(pov, b.packed[static_cast<size_t>(r) * kPackedLen + kSideToMoveByte]) > 0) continue;
     if (!b.value_z.empty()) b.value_z[r] = 0.0f - b.value_z[r];
     if (!b.value_q.empty()) b.value_q[r] = 0.0f - b.value_q[r];
     if (b.cand_offsets.empty()) continue;
@@ -342,12 +342,12 @@ Status ShardReader::read_row_group_into(int group, const ShardColumns& want, Sha
                            std::to_string(num_row_groups()) + ")");
   }
   // Turning needs each row's side to move: packed is read for it, asked for or not.
-  const bool turn = impl_->black_view && (want.value_z || want.value_q || want.candidates);
+  const bool turn = impl_->pov == stream::Pov::Black && (want.value_z || want.value_q || want.candidates);
   ShardColumns read = want;
   read.packed = want.packed || turn;
   MANAKA_RETURN_NOT_OK(impl_->read_columns(group, read, b));
   if (!turn) return Status();
-  turn_to_side_to_move(b);
+  turn_to_side_to_move(b, impl_->pov);
   if (!want.packed) b.packed.clear();
   return Status();
 }

@@ -61,8 +61,6 @@ void check_row(const ShardBatch& b, int64_t i, std::vector<uint32_t>& seen, uint
 
 }  // namespace
 
-const char* row_rule_name(RowRule r) { return kRuleNames[size_t(r)]; }
-
 Result<ValidateReport> validate_shards(const std::vector<std::string>& paths, Progress* progress) {
   const auto start = std::chrono::steady_clock::now();
   if (paths.empty()) return Status::usage("no shard files");

@@ -31,7 +31,6 @@ namespace manaka::shard {
 
 enum class RowRule : uint8_t { Board, Value, Weight, Candidates, Move, Prob, Count };
 inline constexpr size_t kRowRuleCount = size_t(RowRule::Count);
-const char* row_rule_name(RowRule r);
 
 struct ValidateReport {
   std::vector<std::string> files;

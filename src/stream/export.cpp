@@ -40,13 +40,9 @@ int8_t result_from_value_z(float value_z, double threshold) {
   return value_z > threshold ? 1 : value_z < -threshold ? -1 : 0;
 }
 
-int side_to_move_sign(Pov pov, const shogi::Position& pos) {
-  return pov == Pov::Black && pos.side_to_move() == shogi::WHITE ? -1 : 1;
-}
-
 ExportItem export_item(const shogi::Position& pos, uint16_t move, int16_t cp, float value_q, float value_z,
                        uint16_t ply, Pov pov, double eval_coef) {
-  const int sign = side_to_move_sign(pov, pos);
+  const int sign = side_to_move_sign(pov, pos.side_to_move());
   ExportItem item;
   item.pos = &pos;
   item.move = move;
@@ -152,7 +148,7 @@ Status export_stream_file(const std::string& file, ExportWriter& w) {
     // cp as an unsigned key keeps its order: the side to move's score
     // (a pov-1 stream's Black view turned, or White would keep its worst
     // move) offset by 32768; every candidate has cp in a cp stream.
-    const int sign = side_to_move_sign(h.pov, *pos);
+    const int sign = side_to_move_sign(h.pov, pos->side_to_move());
     keys.clear();
     for (const Candidate& c : rec.candidates) keys.push_back(by_cp ? uint32_t(sign * c.cp + 32768) : c.visits);
     const Candidate& best = rec.candidates[best_candidate(std::span<const uint32_t>(keys))];

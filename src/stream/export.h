@@ -99,10 +99,6 @@ struct ExportItem {
 ExportItem export_item(const shogi::Position& pos, uint16_t move, int16_t cp, float value_q, float value_z,
                        uint16_t ply, Pov pov, double eval_coef);
 
-// +1, or -1 where values in `pov`'s view are negated to be the side to
-// move's (pov 1, Black's view, with White to move).
-int side_to_move_sign(Pov pov, const shogi::Position& pos);
-
 // The output file and the counts: items in, psv / hcpe records out.
 class ExportWriter {
  public:

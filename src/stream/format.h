@@ -74,6 +74,14 @@ inline constexpr uint16_t kMoveUnusedBit = 1u << 15;
 
 // Serialized as u8, hence the fixed underlying types.
 enum class Pov : uint8_t { SideToMove = 0, Black = 1 };
+
+// +1, or -1 where a value (value_z, value_q, cp) in `pov`'s view is negated
+// to be the side to move's: pov 1, Black's view, with White to move
+// (side_to_move as packed byte 95 holds it: 0 Black, 1 White). The one rule
+// the fold's policy, the shard reader and export turn a pov-1 value by.
+inline int side_to_move_sign(Pov pov, uint8_t side_to_move) {
+  return pov == Pov::Black && side_to_move == 1 ? -1 : 1;
+}
 enum class PolicySource : uint8_t { Visits = 0, Cp = 1 };
 
 struct Header {
