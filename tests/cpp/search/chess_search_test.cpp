@@ -95,14 +95,20 @@ TEST(ChessSearch, VisitsAddUpAndLeavesAreBatched) {
   EXPECT_EQ(stats.batches, 1u + 12u);
 }
 
-TEST(ChessSelfPlay, OneThreadAndASeedGiveTheSameGames) {
+// Short games after two random opening plies, 24 simulations in rounds of 4.
+ChessSelfPlayOptions short_games(int games, int max_plies, uint64_t seed) {
   ChessSelfPlayOptions o;
-  o.games = 3;
-  o.max_plies = 40;
+  o.games = games;
+  o.max_plies = max_plies;
   o.opening_plies = 2;
   o.search.simulations = 24;
   o.search.batch_size = 4;
-  o.search.seed = 7;
+  o.search.seed = seed;
+  return o;
+}
+
+TEST(ChessSelfPlay, OneThreadAndASeedGiveTheSameGames) {
+  ChessSelfPlayOptions o = short_games(3, 40, 7);
   auto a = chess_self_play(o, uniform, {});
   auto b = chess_self_play(o, uniform, {});
   ASSERT_TRUE(a.ok() && b.ok()) << a.status().message();
@@ -167,14 +173,7 @@ Status hashed(const EvalBatch& b) {
 // batch_size leaves a round however many games are searched beside it (it
 // once gathered batch_size / threads, so --threads changed the trees).
 TEST(ChessSelfPlay, TheThreadCountDoesNotChangeTheGames) {
-  ChessSelfPlayOptions o;
-  o.games = 5;
-  o.max_plies = 12;
-  o.opening_plies = 2;
-  o.search.simulations = 24;
-  o.search.batch_size = 4;
-  o.search.seed = 4;
-  o.search.threads = 1;
+  ChessSelfPlayOptions o = short_games(5, 12, 4);
   auto one = chess_self_play(o, hashed, {});
   ASSERT_TRUE(one.ok()) << one.status().message();
   o.search.threads = 3;
