@@ -47,11 +47,19 @@ __all__ = [
     "split_shards",
     "write_shard",
     "read_shard",
+    "read_scores",
+    "score_values",
+    "SCORE_MATE",
+    "SCORE_MATE_BOUND",
+    "SCORE_CP_LIMIT",
     "iter_batches",
     "inspect_shards",
 ]
 
 SHARD_POSITIONS = _cc.SHARD_POSITIONS  # 10,000: the spec's positions per shard
+SCORE_MATE = _cc.SCORE_MATE              # 30000: a mate now; a mate in d plies is SCORE_MATE - d
+SCORE_MATE_BOUND = _cc.SCORE_MATE_BOUND  # 29000: |score| at least this is a mate's
+SCORE_CP_LIMIT = _cc.SCORE_CP_LIMIT      # 20000: centipawns are clamped to this
 VAL_FRACTION = 0.05                    # the spec's share of shards held out
 
 PathLike = Union[str, os.PathLike]
@@ -99,14 +107,18 @@ def _require(name: str, a: np.ndarray, dtype: type) -> np.ndarray:
 
 def write_shard(path: PathLike, states: np.ndarray, move_indices: np.ndarray, outcomes: np.ndarray, *,
                 compressed: bool = True, level: int = -1, visit_offsets: Optional[np.ndarray] = None,
-                visit_indices: Optional[np.ndarray] = None, visit_counts: Optional[np.ndarray] = None) -> None:
+                visit_indices: Optional[np.ndarray] = None, visit_counts: Optional[np.ndarray] = None,
+                scores: Optional[np.ndarray] = None) -> None:
     """Writes one shard, byte for byte what ``np.savez_compressed(path, states=..., move_indices=...,
     outcomes=...)`` writes (``np.savez`` with ``compressed=False``), through a temporary renamed when
     complete. Move indices outside [0, 4672) and outcomes outside {-1, 0, 1} are refused.
 
     The visits (all three or none) follow the other arrays, as ``np.savez_compressed(..., visit_offsets=...,
     visit_indices=..., visit_counts=...)`` writes them; refused unless the offsets run from 0 to M without
-    decreasing, the indices are in [0, 4672) and distinct within a row, and every count is at least 1."""
+    decreasing, the indices are in [0, 4672) and distinct within a row, and every count is at least 1.
+
+    ``scores`` (int16 (N,), last): the engine's score of each position, centipawns from the mover's view
+    within ``SCORE_CP_LIMIT``, a mate in d plies ``SCORE_MATE - d`` (negative when mated)."""
     visits = (visit_offsets, visit_indices, visit_counts)
     given = sum(v is not None for v in visits)
     if given not in (0, 3):
@@ -116,7 +128,26 @@ def write_shard(path: PathLike, states: np.ndarray, move_indices: np.ndarray, ou
                   _require("visit_indices", visit_indices, np.int32), _require("visit_counts", visit_counts, np.int32))
     _cc.write_shard(os.fspath(path), _require("states", states, np.int8),
                     _require("move_indices", move_indices, np.int32), _require("outcomes", outcomes, np.int8),
-                    compressed, level, *visits)
+                    compressed, level, *visits, None if scores is None else _require("scores", scores, np.int16))
+
+
+def read_scores(path: PathLike) -> Optional[np.ndarray]:
+    """The shard's ``scores`` (int16 (N,), ``manaka chess corpus --scores``), or None when it has none."""
+    return _cc.read_shard_scores(os.fspath(path))
+
+
+def score_values(scores, scale: float = 400.0):
+    """A shard's scores as values in [-1, 1] for the mover: a mate is +-1, centipawns ``tanh(cp / scale)``.
+
+    Works on numpy arrays and torch tensors alike (the value target of ``manaka.train``'s
+    ``value_target = "score"``)."""
+    if isinstance(scores, np.ndarray):
+        s = scores.astype(np.float32)
+        return np.where(np.abs(s) >= SCORE_MATE_BOUND, np.sign(s), np.tanh(s / scale)).astype(np.float32)
+    import torch
+
+    s = scores.to(torch.float32)
+    return torch.where(s.abs() >= SCORE_MATE_BOUND, torch.sign(s), torch.tanh(s / scale))
 
 
 def read_shard(path: PathLike, *, visits: bool = False) -> tuple:
@@ -149,6 +180,7 @@ def iter_batches(
     prefetch: int = 8,
     readers: int = 2,
     policy_targets: bool = False,
+    scores: bool = False,
 ) -> Iterator[tuple]:
     """The spec's ``iter_batches``: ``(states, move_indices, outcomes)`` batches, shard by shard.
 
@@ -184,6 +216,10 @@ def iter_batches(
     with visits have it: another raises ``manaka.InvalidDataError`` naming
     the shard when the loader reaches it.
 
+    ``scores``: a last array (tensor), float32 (B,), the shard's ``scores`` as stored (centipawns, mates
+    near +-``SCORE_MATE``; ``score_values`` turns them into values). Only a corpus made with ``manaka chess
+    corpus --scores`` has them: another shard raises ``manaka.InvalidDataError`` naming it.
+
     A shard that cannot be read raises ``manaka.InvalidDataError`` (or
     ``TruncatedError``, ``FileError``) naming it, after the batches of the
     shards before it.
@@ -193,7 +229,8 @@ def iter_batches(
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     if device is None:
         seed = _fresh_seed() if seed is None else int(seed) % 2**64
-        loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, False, readers, policy_targets)
+        loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, False, readers, policy_targets,
+                                  scores)
         while (batch := loader.next()) is not None:
             yield batch
         return
@@ -206,17 +243,10 @@ def iter_batches(
     seed = int(seed) % 2**64
     on_cpu = device.type == "cpu"
     loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, not on_cpu, readers,
-                              policy_targets)
+                              policy_targets, scores)
     while (batch := loader.next()) is not None:
-        if policy_targets:
-            s, m, z, p = (torch.from_numpy(a) for a in batch)
-            if on_cpu:
-                yield s, m, z, p
-            else:
-                yield s.to(device).to(torch.float32), m.to(device), z.to(device), p.to(device)
-            continue
-        s, m, z = (torch.from_numpy(a) for a in batch)
+        tensors = [torch.from_numpy(a) for a in batch]
         if on_cpu:
-            yield s, m, z
+            yield tuple(tensors)
         else:
-            yield s.to(device).to(torch.float32), m.to(device), z.to(device)
+            yield (tensors[0].to(device).to(torch.float32), *(t.to(device) for t in tensors[1:]))

@@ -70,7 +70,8 @@ def load_network(checkpoint: str, device: str = "cpu") -> Any:
     try:
         net = trainer.load_from_checkpoint(checkpoint, device=device).best_net
     except (OSError, ValueError, KeyError, RuntimeError, EOFError, pickle.UnpicklingError) as e:
-        raise InvalidDataError(f"checkpoint {checkpoint!r}: {e or type(e).__name__} (eval reads manaka.train's "
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]  # torch's run to many lines
+        raise InvalidDataError(f"checkpoint {checkpoint!r}: {first} (eval reads manaka.train's "
                                "pretrained.pt or iter_NNNN.pt, not a `manaka.selfplay init` network)") from e
     net.eval()
     return net
@@ -100,8 +101,22 @@ def load_evaluator(checkpoint: str, device: str = "cpu") -> EvaluateFn:
     return search.torch_evaluator(net, device)
 
 
+def play_settings(checkpoint: str) -> Dict[str, Any]:
+    """The search settings a checkpoint carries for play (``config["play"]``, ``manaka.train``'s
+    ``PlayConfig``: ``simulations``, ``batch_size``, ``c_puct``), or ``{}`` when it carries none."""
+    try:
+        import torch
+
+        raw = torch.load(checkpoint, map_location="cpu", weights_only=True)
+    except Exception:  # unreadable: load_network, which loads it next, names the problem
+        return {}
+    config = raw.get("config") if isinstance(raw, dict) else None
+    play = config.get("play") if isinstance(config, dict) else None
+    return dict(play) if isinstance(play, dict) else {}
+
+
 def search_player(evaluate: EvaluateFn, simulations: int, *, seed: int = 0, batch_size: int = 16,
-                  threads: int = 1) -> Callable[[chess.Board], str]:
+                  threads: int = 1, c_puct: Optional[float] = None) -> Callable[[chess.Board], str]:
     """A player for play_match: the search's move (``manaka.search.chess_search``) from the game so far,
     with ``simulations`` a move, no Dirichlet noise and temperature 0 (the most visited move)."""
     try:
@@ -116,6 +131,8 @@ def search_player(evaluate: EvaluateFn, simulations: int, *, seed: int = 0, batc
     options.batch_size = max(1, min(batch_size, simulations))
     options.threads = threads
     options.seed = seed
+    if c_puct is not None:
+        options.c_puct = c_puct
 
     def play(board: chess.Board) -> str:
         root = board.root()
@@ -179,9 +196,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--num-games", type=int, default=100)
     p.add_argument("--elo", type=int, default=1500, help=f"UCI_Elo, {chess.MIN_ELO}..{chess.MAX_ELO}")
     p.add_argument("--movetime", type=float, default=0.1, help="the engine's seconds a move")
-    p.add_argument("--simulations", type=int, default=0,
-                   help="search simulations a move (0: the raw policy's best move)")
-    p.add_argument("--search-batch", type=int, default=16, help="leaf positions per network call in the search")
+    p.add_argument("--simulations", type=int, default=None,
+                   help="search simulations a move (0: the raw policy's best move); default: the checkpoint's "
+                        "play settings (config.play.simulations), else 0")
+    p.add_argument("--search-batch", type=int, default=None,
+                   help="leaf positions per network call in the search (default: the checkpoint's, else 16)")
+    p.add_argument("--c-puct", type=float, default=None, help="PUCT's constant (default: the checkpoint's, else 1.5)")
     p.add_argument("--search-threads", type=int, default=1, help="search threads")
     p.add_argument("--pgn", help="write every game here (complete when the match is)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing --pgn")
@@ -197,9 +217,11 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        if args.simulations < 0:
+        if args.c_puct is not None and not args.c_puct > 0:
+            raise UsageError(f"--c-puct: {args.c_puct} must be positive")
+        if args.simulations is not None and args.simulations < 0:
             raise UsageError(f"--simulations: {args.simulations} is out of range; give 0 or more")
-        if args.search_batch < 1 or args.search_threads < 1:
+        if (args.search_batch is not None and args.search_batch < 1) or args.search_threads < 1:
             raise UsageError("--search-batch and --search-threads must be at least 1")
         if args.torch_threads < 0:
             raise UsageError(f"--torch-threads: {args.torch_threads} is out of range; give 0 or more")
@@ -209,9 +231,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             torch.set_num_threads(args.torch_threads)
         if not chess.MIN_ELO <= args.elo <= chess.MAX_ELO:
             raise UsageError(f"--elo: {args.elo} is out of range {chess.MIN_ELO}..{chess.MAX_ELO}")
+        if args.simulations is None or args.search_batch is None or args.c_puct is None:
+            play = play_settings(args.checkpoint) if os.path.isfile(args.checkpoint) else {}
+            if args.simulations is None:
+                args.simulations = int(play.get("simulations", 0))
+                if args.simulations > 0:
+                    print(f"eval: the checkpoint's play settings: {args.simulations} simulations a move, "
+                          f"{play.get('batch_size', 16)} leaves a round, c_puct {play.get('c_puct', 1.5)}",
+                          file=sys.stderr)
+            if args.search_batch is None:
+                args.search_batch = int(play.get("batch_size", 16))
+            if args.c_puct is None:
+                args.c_puct = float(play.get("c_puct", 1.5))
         if args.simulations > 0:
             player = search_player(load_evaluator(args.checkpoint, args.device), args.simulations, seed=args.seed,
-                                   batch_size=args.search_batch, threads=args.search_threads)
+                                   batch_size=args.search_batch, threads=args.search_threads, c_puct=args.c_puct)
         else:
             player = policy_player(load_policy(args.checkpoint, args.device))
         summary = chess.play_match(

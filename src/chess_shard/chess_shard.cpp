@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
@@ -85,6 +86,16 @@ Status check_values(const ChessShardView& shard) {
       return Status::invalid(std::string(OUTCOMES) + "[" + std::to_string(i) + "] = " + std::to_string(z) +
                              ", not -1, 0 or 1");
   }
+  for (uint64_t i = 0; shard.has_scores() && i < shard.positions; ++i) {
+    const int s = shard.scores[i];
+    if (std::abs(s) > SCORE_CP_LIMIT && std::abs(s) < SCORE_MATE_BOUND)
+      return Status::invalid(std::string(SCORES) + "[" + std::to_string(i) + "] = " + std::to_string(s) +
+                             ", neither centipawns (at most " + std::to_string(SCORE_CP_LIMIT) +
+                             " either way) nor a mate (at least " + std::to_string(SCORE_MATE_BOUND) + ")");
+    if (std::abs(s) > SCORE_MATE)
+      return Status::invalid(std::string(SCORES) + "[" + std::to_string(i) + "] = " + std::to_string(s) +
+                             ", beyond the mate score " + std::to_string(SCORE_MATE));
+  }
   if (shard.has_visits()) return check_visits(shard, shard.visit_entries());
   return Status();
 }
@@ -144,6 +155,7 @@ Status write_chess_shard(const std::string& path, const ChessShardView& shard, c
     MANAKA_RETURN_NOT_OK(w.add(VISIT_INDICES, npz::DType::Int32, entries_shape, shard.visit_indices));
     MANAKA_RETURN_NOT_OK(w.add(VISIT_COUNTS, npz::DType::Int32, entries_shape, shard.visit_counts));
   }
+  if (shard.has_scores()) MANAKA_RETURN_NOT_OK(w.add(SCORES, npz::DType::Int16, row_shape, shard.scores));
   return w.commit();
 }
 
@@ -160,7 +172,7 @@ Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard re
   int visit_arrays = 0;
   for (const std::string& name : archive.names()) {
     if (is_named(VISIT_ARRAYS, name)) ++visit_arrays;
-    else if (!is_named(ARRAYS, name)) return foreign("an array '" + printable(name) + "'");
+    else if (!is_named(ARRAYS, name) && name != SCORES) return foreign("an array '" + printable(name) + "'");
   }
   if (visit_arrays != 0 && visit_arrays != int(VISIT_ARRAYS.size())) {
     for (const Expected& e : VISIT_ARRAYS) {
@@ -232,6 +244,22 @@ Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard re
     shard.visit_offsets.clear();
     shard.visit_indices.clear();
     shard.visit_counts.clear();
+  }
+  shard.has_scores = archive.contains(SCORES);
+  if (shard.has_scores) {
+    MANAKA_ASSIGN_OR_RETURN(npz::ArrayReader scores, archive.open_array(SCORES));
+    const npz::NpyHeader& h = scores.header();
+    if (h.dtype != npz::DType::Int16)
+      return Status::invalid(path + ": array 'scores' has dtype '" + std::string(npz::descr(h.dtype)) +
+                             "', a chess shard's is int16 '<i2'");
+    if (h.shape.size() != 1 || h.shape[0] != shard.positions)
+      return Status::invalid(path + ": array 'scores' has shape " + npz::shape_text(h.shape) + ", but 'states' holds " +
+                             std::to_string(shard.positions) + " positions (expected (" +
+                             std::to_string(shard.positions) + ",))");
+    shard.scores.resize(shard.positions);
+    MANAKA_RETURN_NOT_OK(scores.read_data(shard.scores.data()));
+  } else {
+    shard.scores.clear();
   }
   MANAKA_RETURN_NOT_OK(check_values(shard.view()).with_context(path + ": "));
   return shard;

@@ -18,6 +18,17 @@
 //   visit_counts  int32 '<i4'  (M,)      visits, each at least 1
 //
 // A row without entries is allowed (its policy target is all zeros).
+//
+// A corpus made with `--scores` also holds the engine's score of each
+// position (its root score when it chose the move played), a value target
+// far less noisy than the game's result:
+//
+//   scores        int16 '<i2'  (N,)      centipawns from the mover's view in
+//                                        [-SCORE_CP_LIMIT, SCORE_CP_LIMIT];
+//                                        a mate for the mover in d plies is
+//                                        SCORE_MATE - d, mated in d plies
+//                                        -(SCORE_MATE - d)
+//
 // Reading checks the archive (npz_reader.h), the arrays' names, dtypes and
 // shapes, and every move index, outcome and visit entry; the planes are
 // taken as they are (decode_planes checks them one position at a time).
@@ -42,6 +53,12 @@ constexpr const char* OUTCOMES = "outcomes";
 constexpr const char* VISIT_OFFSETS = "visit_offsets";
 constexpr const char* VISIT_INDICES = "visit_indices";
 constexpr const char* VISIT_COUNTS = "visit_counts";
+constexpr const char* SCORES = "scores";
+// A score at or beyond SCORE_MATE_BOUND in magnitude is a mate's; centipawns
+// are clamped to SCORE_CP_LIMIT, so the two never meet.
+constexpr int16_t SCORE_MATE = 30000;
+constexpr int16_t SCORE_MATE_BOUND = 29000;
+constexpr int16_t SCORE_CP_LIMIT = 20000;
 constexpr uint64_t PLANES_PER_POSITION = chess::PLANES_SIZE;  // 20 * 8 * 8 = 1280 bytes
 constexpr uint64_t DEFAULT_SHARD_POSITIONS = 10000;           // the spec's shard size
 
@@ -62,8 +79,10 @@ struct ChessShardView {
   const int64_t* visit_offsets = nullptr;  // positions + 1, or null
   const int32_t* visit_indices = nullptr;  // visit_offsets[positions]
   const int32_t* visit_counts = nullptr;   // visit_offsets[positions]
+  const int16_t* scores = nullptr;         // positions, or null
 
   bool has_visits() const { return visit_offsets != nullptr; }
+  bool has_scores() const { return scores != nullptr; }
   uint64_t visit_entries() const { return has_visits() ? uint64_t(visit_offsets[positions]) : 0; }
 };
 
@@ -76,6 +95,8 @@ struct ChessShard {
   UninitVector<int64_t> visit_offsets;  // empty unless has_visits
   UninitVector<int32_t> visit_indices;
   UninitVector<int32_t> visit_counts;
+  bool has_scores = false;
+  UninitVector<int16_t> scores;  // empty unless has_scores
 
   ChessShardView view() const {
     return {positions,
@@ -84,14 +105,16 @@ struct ChessShard {
             outcomes.data(),
             has_visits ? visit_offsets.data() : nullptr,
             visit_indices.data(),
-            visit_counts.data()};
+            visit_counts.data(),
+            has_scores ? scores.data() : nullptr};
   }
 };
 
 // Refuses a move index outside [0, 4672) or an outcome outside {-1, 0, 1},
 // naming the array and the row: "move_indices[17] = 4672, outside [0, 4672)";
 // and visits that break the CSR rules above, naming the array, the entry
-// and the row: "visit_counts[12] = 0 (row 3), not at least 1".
+// and the row: "visit_counts[12] = 0 (row 3), not at least 1"; and a score
+// between the centipawn limit and the mate bound: "scores[5] = 25000, ...".
 Status check_values(const ChessShardView& shard);
 // The visits alone (visit_offsets must not be null), given M, the length of
 // visit_indices and visit_counts: offsets are checked against it before any
@@ -99,7 +122,7 @@ Status check_values(const ChessShardView& shard);
 Status check_visits(const ChessShardView& shard, uint64_t entries);
 
 // Writes the shard (values checked first; the visit arrays after the three
-// others when the view has them) through a temporary renamed when
+// others when the view has them, then the scores) through a temporary renamed when
 // complete; compressed as np.savez_compressed unless options say otherwise.
 Status write_chess_shard(const std::string& path, const ChessShardView& shard,
                          const npz::ZipWriteOptions& options = {});

@@ -51,6 +51,9 @@ void add_chess_corpus(CLI::App* chess) {
   cmd->add_option("--engine", a->o.engine, "the UCI engine")->capture_default_str();
   cmd->add_option("--hash", a->o.hash_mb, "engine hash in MB")->capture_default_str()->transform(checks::integer(1, 65536));
   cmd->add_flag("--pgn", a->o.pgn, "also write the games as games_NNNNNN.pgn beside their shard");
+  cmd->add_flag("--scores", a->o.scores,
+                "also store the engine's score of every position (array 'scores', int16 centipawns from the "
+                "mover's view, mates near +-30000): a value target besides the game's outcome");
   cmd->add_flag("--overwrite", a->o.overwrite, "start over in a directory that holds a corpus made otherwise");
   cmd->add_flag("--json", a->json, "print the summary as one JSON object");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress line");

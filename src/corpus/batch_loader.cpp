@@ -140,6 +140,10 @@ struct BatchLoader::State {
         return Status::invalid(shards[i] +
                                ": no visit counts (visit_offsets, visit_indices, visit_counts), which policy targets "
                                "need: a shard of self-play games has them, a corpus shard does not");
+      if (shard.ok() && options.scores && !shard->has_scores)
+        return Status::invalid(shards[i] +
+                               ": no array 'scores', which a score value target needs: a corpus made with "
+                               "`manaka chess corpus --scores` has them");
       return shard;
     });
   }
@@ -185,6 +189,14 @@ struct BatchLoader::State {
           const uint64_t row = order[start + k];
           const size_t s = std::upper_bound(starts.begin(), starts.end(), row) - starts.begin() - 1;
           copy_row(window[s], row - starts[s], b, k, type);
+        }
+      }
+      if (options.scores) {
+        b.scores.resize(n);
+        for (uint64_t k = 0; k < n; ++k) {
+          const uint64_t row = order[start + k];
+          const size_t s = std::upper_bound(starts.begin(), starts.end(), row) - starts.begin() - 1;
+          b.scores[k] = static_cast<float>(window[s].scores[row - starts[s]]);
         }
       }
       if (options.policy_targets) {

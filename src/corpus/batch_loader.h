@@ -35,7 +35,7 @@
 // batch, and a shard's visits 8 bytes a position plus 8 an entry.
 //
 // A shard that cannot be read, or that has no visits when policy targets
-// are asked for, ends the pass: next() returns its error (the
+// are asked for (no scores when scores are), ends the pass: next() returns its error (the
 // file, the member and the rule) after the batches of the windows before it.
 #pragma once
 
@@ -63,6 +63,7 @@ struct BatchLoaderOptions {
   uint32_t readers = 2;   // threads reading shards ahead
   StatesType states = StatesType::Float32;
   bool policy_targets = false;  // batches carry the visit distributions (shards with visits only)
+  bool scores = false;          // batches carry the engine's scores (shards with scores only)
   npz::ZipLimits limits;
 };
 
@@ -73,6 +74,7 @@ struct ChessBatch {
   UninitVector<int64_t> move_indices;
   UninitVector<float> outcomes;
   UninitVector<float> policy;  // rows * 4672 with policy_targets: each row sums to 1 (0 for a row without visits)
+  UninitVector<float> scores;  // rows with scores: the shard's int16 scores as they are (chess_shard.h)
 };
 
 class BatchLoader {

@@ -1,6 +1,9 @@
 #include "corpus/game.h"
 
+#include <algorithm>
+
 #include "chess/encode.h"
+#include "chess_shard/chess_shard.h"
 #include "chess/move_index.h"
 #include "chess/movegen.h"
 #include "core/splitmix64.h"
@@ -22,6 +25,15 @@ std::string position_command(const chess::Game& game) {
 }
 
 }  // namespace
+
+int16_t shard_score(const engine::Score& score) {
+  if (!score.is_mate()) return int16_t(std::clamp<int>(score.value, -SCORE_CP_LIMIT, SCORE_CP_LIMIT));
+  const int sign = score.value < 0 ? -1 : 1;
+  const int plies = std::abs(score.value);
+  const int magnitude =
+      score.mate_distance_known ? std::max<int>(SCORE_MATE - plies, SCORE_MATE_BOUND) : SCORE_MATE_BOUND;
+  return int16_t(sign * magnitude);
+}
 
 uint64_t game_seed(uint64_t run_seed, uint64_t index) {
   SplitMix64 mix(run_seed ^ kGameStream);
@@ -63,6 +75,7 @@ Result<PlayedGame> play_game(engine::Engine& engine, const engine::SearchLimit& 
     g.states.resize(at + chess::PLANES_SIZE);
     chess::encode_planes(pos, game.is_repetition(2), g.states.data() + at);
     g.move_indices.push_back(int32_t(chess::move_index(pos, *move)));
+    g.scores.push_back(found.lines.empty() ? int16_t(0) : shard_score(found.lines[0].score));
     movers.push_back(pos.side_to_move());
     game.push(*move);
   }

@@ -30,6 +30,7 @@ struct PlayedGame {
   UninitVector<int8_t> states;        // records x 20 x 8 x 8
   std::vector<int32_t> move_indices;  // records
   std::vector<int8_t> outcomes;       // records: z from the mover's view
+  std::vector<int16_t> scores;        // records: the engine's root score (chess_shard.h's encoding)
   double engine_seconds = 0.0;        // waiting for the engine's moves
 
   size_t records() const { return move_indices.size(); }
@@ -38,6 +39,11 @@ struct PlayedGame {
 // The seed of game `index` of a run seeded with `run_seed`: a game's opening
 // depends on nothing else, so any worker may play it.
 uint64_t game_seed(uint64_t run_seed, uint64_t index);
+
+// The engine's score as a shard's `scores` entry (chess_shard.h): from the
+// mover's view, centipawns clamped, a mate as SCORE_MATE less its plies (a
+// mate of unknown distance as SCORE_MATE_BOUND).
+int16_t shard_score(const engine::Score& score);
 
 // Plays game `index`. The engine gets ucinewgame first, so with a node or
 // depth limit the game depends only on (run_seed, index, limit, engine).

@@ -59,13 +59,15 @@ struct ShardBatch {
   uint64_t positions = 0;
 };
 
-Status write_shard(const std::string& dir, const ShardBatch& b, bool pgn, const std::string& engine_name,
-                   ShardEntry& entry) {
+Status write_shard(const std::string& dir, const ShardBatch& b, bool pgn, bool with_scores,
+                   const std::string& engine_name, ShardEntry& entry) {
   UninitVector<int8_t> states(b.positions * chess::PLANES_SIZE);
   std::vector<int32_t> moves;
   std::vector<int8_t> outcomes;
+  std::vector<int16_t> scores;
   moves.reserve(b.positions);
   outcomes.reserve(b.positions);
+  if (with_scores) scores.reserve(b.positions);
   size_t at = 0;
   std::string text;
   for (const PlayedGame& g : b.games) {
@@ -73,6 +75,7 @@ Status write_shard(const std::string& dir, const ShardBatch& b, bool pgn, const 
     at += g.states.size();
     moves.insert(moves.end(), g.move_indices.begin(), g.move_indices.end());
     outcomes.insert(outcomes.end(), g.outcomes.begin(), g.outcomes.end());
+    if (with_scores) scores.insert(scores.end(), g.scores.begin(), g.scores.end());
     const auto& w = g.outcome.winner;
     ++entry.results[!w ? 1 : *w == chess::WHITE ? 0 : 2];
     if (pgn) text += game_pgn(g, engine_name);
@@ -86,8 +89,9 @@ Status write_shard(const std::string& dir, const ShardBatch& b, bool pgn, const 
     MANAKA_RETURN_NOT_OK(out.write_all(text.data(), text.size()));
     MANAKA_RETURN_NOT_OK(out.commit());
   }
-  return write_chess_shard((fs::path(dir) / entry.file).string(),
-                           ChessShardView{b.positions, states.data(), moves.data(), outcomes.data()});
+  ChessShardView view{b.positions, states.data(), moves.data(), outcomes.data()};
+  if (with_scores) view.scores = scores.data();
+  return write_chess_shard((fs::path(dir) / entry.file).string(), view);
 }
 
 // Finished games in, shards out: games are taken in index order, cut into
@@ -136,7 +140,7 @@ class Collector {
       std::lock_guard lock(write_mu_);
       if (!error_.ok()) return;
       ShardEntry entry;
-      error_ = write_shard(o_.output_dir, *batch, o_.pgn, engine_name_, entry);
+      error_ = write_shard(o_.output_dir, *batch, o_.pgn, o_.scores, engine_name_, entry);
       if (!error_.ok()) return;
       manifest_.shards.push_back(entry);
       error_ = write_manifest(o_.output_dir, manifest_);
@@ -145,6 +149,7 @@ class Collector {
         g.states = {};  // the summary needs the moves and outcome only
         g.move_indices = {};
         g.outcomes = {};
+        g.scores = {};
         kept_.push_back(std::move(g));
       }
     });
@@ -250,8 +255,8 @@ Result<Manifest> prepare_dir(const CorpusOptions& o, const CorpusIdentity& id) {
     return Status::usage(o.output_dir + ": holds a corpus made with other options (" + m.identity.engine + ", " +
                          m.identity.limit + ", seed " + std::to_string(m.identity.seed) + ", " +
                          std::to_string(m.identity.opening_plies) + " opening plies, shards of " +
-                         std::to_string(m.identity.shard_size) + ", from game " + std::to_string(m.first_game()) +
-                         "); pass --overwrite to start over");
+                         std::to_string(m.identity.shard_size) + (m.identity.scores ? ", with scores" : ", without scores") +
+                         ", from game " + std::to_string(m.first_game()) + "); pass --overwrite to start over");
   }
   if (s.foreign && !o.overwrite) {
     return Status::usage(o.output_dir + ": holds shard files but no " + kManifestName +
@@ -300,7 +305,7 @@ Result<CorpusSummary> generate(const CorpusOptions& options) {
     if (!eng.ok()) return std::move(eng).take_status().with_context("chess corpus: ");
     engines.push_back(std::move(*eng));
   }
-  const CorpusIdentity id{engines[0]->name(), limit_text(o.limit), o.seed, o.opening_plies, o.shard_size};
+  const CorpusIdentity id{engines[0]->name(), limit_text(o.limit), o.seed, o.opening_plies, o.shard_size, o.scores};
   // --overwrite of another corpus: that one stays whole until this one is.
   // This one is built beside it (continued there by the same command after
   // a stop) and takes its name when complete.

@@ -48,6 +48,9 @@ struct CorpusOptions {
   std::string engine = kDefaultEngine;
   int hash_mb = 16;
   bool pgn = false;
+  // Each shard also holds the engine's root score of every position
+  // (chess_shard.h, `scores`): a value target besides the game's result.
+  bool scores = false;
   // Replace a directory holding another corpus: the new one is built in
   // <dir>.replacement (continued there after a stop) and swapped in when
   // complete, so the old one stays whole until then.

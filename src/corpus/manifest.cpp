@@ -57,7 +57,8 @@ Result<Manifest> read_manifest(const std::string& dir) {
   try {
     const auto& o = j.at("options");
     m.identity = {o.at("engine").get<std::string>(), o.at("limit").get<std::string>(), o.at("seed").get<uint64_t>(),
-                  o.at("opening_plies").get<int>(), o.at("shard_size").get<uint64_t>()};
+                  o.at("opening_plies").get<int>(), o.at("shard_size").get<uint64_t>(),
+                  o.value("scores", false)};
     for (const auto& s : j.at("shards")) {
       ShardEntry e{s.at("file").get<std::string>(), s.at("first_game").get<uint64_t>(), s.at("games").get<uint64_t>(),
                    s.at("positions").get<uint64_t>()};
@@ -136,6 +137,7 @@ Status write_manifest(const std::string& dir, const Manifest& m) {
                   {"seed", m.identity.seed},
                   {"opening_plies", m.identity.opening_plies},
                   {"shard_size", m.identity.shard_size}};
+  if (m.identity.scores) j["options"]["scores"] = true;
   j["games"] = m.games();
   j["positions"] = m.positions();
   auto shards = nlohmann::ordered_json::array();

@@ -42,6 +42,7 @@ struct CorpusIdentity {
   uint64_t seed = 0;
   int opening_plies = 0;
   uint64_t shard_size = 0;
+  bool scores = false;  // shards hold the engine's scores (--scores); absent in older manifests
   bool operator==(const CorpusIdentity&) const = default;
 };
 

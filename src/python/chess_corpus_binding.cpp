@@ -76,26 +76,32 @@ NumpyArray<float> pooled_policy(UninitVector<float>&& v, const std::shared_ptr<c
 }
 
 nb::object batch_to_tuple(corpus::ChessBatch&& b, const std::shared_ptr<corpus::BatchPool>& pool,
-                          bool policy_targets) {
+                          const corpus::BatchLoaderOptions& o) {
   const size_t n = b.rows;
   nb::object states = b.states_f32.empty() && !b.states_i8.empty()
                           ? nb::cast(pooled_numpy(std::move(b.states_i8), pool, n))
                           : nb::cast(pooled_numpy(std::move(b.states_f32), pool, n));
-  if (policy_targets)
-    return nb::make_tuple(states, to_numpy(std::move(b.move_indices)), to_numpy(std::move(b.outcomes)),
-                          pooled_policy(std::move(b.policy), pool, n));
-  return nb::make_tuple(states, to_numpy(std::move(b.move_indices)), to_numpy(std::move(b.outcomes)));
+  nb::list items;
+  items.append(states);
+  items.append(to_numpy(std::move(b.move_indices)));
+  items.append(to_numpy(std::move(b.outcomes)));
+  if (o.policy_targets) items.append(pooled_policy(std::move(b.policy), pool, n));
+  if (o.scores) items.append(to_numpy(std::move(b.scores)));
+  return nb::tuple(items);
 }
 
 }  // namespace
 
 void bind_chess_corpus(nb::module_ m) {
   m.attr("SHARD_POSITIONS") = corpus::DEFAULT_SHARD_POSITIONS;
+  m.attr("SCORE_MATE") = corpus::SCORE_MATE;
+  m.attr("SCORE_MATE_BOUND") = corpus::SCORE_MATE_BOUND;
+  m.attr("SCORE_CP_LIMIT") = corpus::SCORE_CP_LIMIT;
 
   nb::class_<LoaderHandle>(m, "_BatchLoader")
       .def("__init__", [](LoaderHandle* self, const std::vector<std::string>& shards, uint64_t batch_size,
                           bool shuffle, uint64_t seed, uint32_t window, uint32_t prefetch, bool int8_states,
-                          uint32_t readers, bool policy_targets) {
+                          uint32_t readers, bool policy_targets, bool scores) {
              corpus::BatchLoaderOptions o;
              o.batch_size = batch_size;
              o.shuffle = shuffle;
@@ -105,9 +111,11 @@ void bind_chess_corpus(nb::module_ m) {
              o.readers = readers;
              o.states = int8_states ? corpus::StatesType::Int8 : corpus::StatesType::Float32;
              o.policy_targets = policy_targets;
+             o.scores = scores;
              new (self) LoaderHandle{unwrap(corpus::BatchLoader::start(shards, o))};
            }, "shards"_a, "batch_size"_a, "shuffle"_a, "seed"_a, "window"_a = 1, "prefetch"_a = 8,
-           "int8_states"_a = false, "readers"_a = 2, "policy_targets"_a = false)
+           "int8_states"_a = false, "readers"_a = 2, "policy_targets"_a = false,
+           "scores"_a = false)
       .def("next", [](LoaderHandle& h) -> nb::object {
              Result<std::optional<corpus::ChessBatch>> r = [&] {
                nb::gil_scoped_release release;
@@ -115,14 +123,24 @@ void bind_chess_corpus(nb::module_ m) {
              }();
              std::optional<corpus::ChessBatch> b = unwrap(std::move(r));
              if (!b) return nb::none();
-             return batch_to_tuple(std::move(*b), h.loader->pool(), h.loader->options().policy_targets);
+             return batch_to_tuple(std::move(*b), h.loader->pool(), h.loader->options());
            },
            "(states (B, 20, 8, 8) float32 (int8 with int8_states), move_indices (B,) int64, outcomes (B,) "
-           "float32[, policy (B, 4672) float32 with policy_targets]), or None after the last batch.");
+           "float32[, policy (B, 4672) float32 with policy_targets][, scores (B,) float32 with scores]), or None "
+           "after the last batch.");
 
   m.def("shard_file_name", &corpus::shard_file_name, "index"_a, "'shard_000042.npz' for 42.");
   m.def("list_shards", [](const std::string& dir) { return unwrap(corpus::list_shards(dir)); }, "dir"_a,
         "The shard_*.npz paths of a directory, sorted by name.");
+
+  m.def("read_shard_scores", [](const std::string& path) -> nb::object {
+        corpus::ChessShard s = [&] {
+          nb::gil_scoped_release release;
+          return unwrap(corpus::read_chess_shard(path));
+        }();
+        if (!s.has_scores) return nb::none();
+        return nb::cast(to_numpy(std::move(s.scores)));
+      }, "path"_a, "The shard's scores, int16 (N,), or None for a shard without them; every check passed.");
 
   m.def("read_shard", [](const std::string& path, bool visits) {
         corpus::ChessShard s = [&] {
@@ -144,7 +162,8 @@ void bind_chess_corpus(nb::module_ m) {
 
   m.def("write_shard", [](const std::string& path, Rows<int8_t> states, Rows<int32_t> move_indices,
                           Rows<int8_t> outcomes, bool compressed, int level, std::optional<Rows<int64_t>> visit_offsets,
-                          std::optional<Rows<int32_t>> visit_indices, std::optional<Rows<int32_t>> visit_counts) {
+                          std::optional<Rows<int32_t>> visit_indices, std::optional<Rows<int32_t>> visit_counts,
+                          std::optional<Rows<int16_t>> scores) {
         const size_t n = move_indices.size();
         if (states.ndim() != 4 || states.shape(0) != n || states.shape(1) != PLANES || states.shape(2) != 8 ||
             states.shape(3) != 8 || move_indices.ndim() != 1 || outcomes.ndim() != 1 || outcomes.shape(0) != n)
@@ -166,13 +185,18 @@ void bind_chess_corpus(nb::module_ m) {
           // Against the arrays' real length, before the writer trusts visit_offsets[N].
           raise_if_error(corpus::check_visits(v, m).with_context(path + ": "));
         }
+        if (scores) {
+          if (scores->ndim() != 1 || scores->shape(0) != n)
+            throw StatusError{Status::invalid(path + ": expected scores (N,) with N = " + std::to_string(n))};
+          v.scores = scores->data();
+        }
         npz::ZipWriteOptions o;
         o.compress = compressed;
         o.level = level;
         nb::gil_scoped_release release;
         raise_if_error(corpus::write_chess_shard(path, v, o));
       }, "path"_a, "states"_a, "move_indices"_a, "outcomes"_a, "compressed"_a = true, "level"_a = -1,
-      "visit_offsets"_a = nb::none(), "visit_indices"_a = nb::none(), "visit_counts"_a = nb::none(),
+      "visit_offsets"_a = nb::none(), "visit_indices"_a = nb::none(), "visit_counts"_a = nb::none(), "scores"_a = nb::none(),
       "Writes one shard as np.savez_compressed would (np.savez with compressed=False), through a temporary "
       "renamed when complete; move indices, outcomes and visits are checked first.");
 

@@ -2,6 +2,7 @@
 
     python -m manaka.train pretrain --config FILE [--corpus DIR] [--out PATH] [--epochs N] ...
     python -m manaka.train [train] --game chess --config FILE [--resume-from pretrained.pt] [--run-dir DIR] ...
+    python -m manaka.train recipe --config configs/chess-cpu.toml [--run-dir DIR]
 
 ``pretrain`` is phase 2 (pretrain.py); ``train`` (the word may be left out,
 as the spec spells it) is phase 3, the refinement (refine.py). Options given
@@ -60,10 +61,40 @@ def _parser() -> argparse.ArgumentParser:
     ref.add_argument("--simulations", type=int, help="search simulations a move (replaces search.simulations)")
     ref.add_argument("--device", help="auto, cpu, cuda, cuda:1, mps (replaces the config's device)")
     ref.add_argument("--metrics", help="JSON-lines metrics file, '' for none (replaces the config's metrics)")
+    rec = sub.add_parser("recipe", help="the whole recipe: corpus, pre-training, optional refinement, evaluation",
+                         description="Corpus, pre-training, the optional refinement and the evaluation against "
+                                     "Stockfish, each phase skipped when complete and continued when interrupted "
+                                     "(docs/chess-training.md, \"The recipe\"). Re-run the same command to resume.")
+    rec.add_argument("--config", required=True, help="TOML recipe (configs/chess-cpu.toml)")
+    rec.add_argument("--run-dir", help="where every phase writes (replaces the config's run_dir)")
+    rec.add_argument("--model-out", help="copy the network here as a small checkpoint (replaces model_out)")
+    rec.add_argument("--device", help="torch device of pre-training (replaces pretrain.device)")
     return p
 
 
-_COMMANDS = ("pretrain", "train")
+_COMMANDS = ("pretrain", "train", "recipe")
+
+
+def _recipe(args: argparse.Namespace) -> int:
+    from manaka import Error
+    from manaka.train.recipe import RecipeError, format_summary, load_recipe_config, run_recipe
+
+    try:
+        config = load_recipe_config(args.config)
+        if args.run_dir is not None:
+            config.run_dir = args.run_dir
+        if args.model_out is not None:
+            config.model_out = args.model_out
+        if args.device is not None:
+            config.pretrain = dataclasses.replace(config.pretrain, device=args.device)
+        summary = run_recipe(config)
+    except (ConfigError, RecipeError, FileNotFoundError, FileExistsError, ValueError, data.MissingLoaderError,
+            Error) as e:
+        print(f"python -m manaka.train recipe: {e}", file=sys.stderr)
+        return 2 if isinstance(e, ConfigError) else 1
+    print(format_summary(summary), file=sys.stderr)
+    print(json.dumps(summary))
+    return 0
 
 
 def _refine(args: argparse.Namespace) -> int:
@@ -96,6 +127,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if argv and argv[0] not in _COMMANDS and argv[0] not in ("-h", "--help"):
         argv.insert(0, "train")  # the spec's spelling: python -m manaka.train --game chess ...
     args = _parser().parse_args(argv)
+    if args.command == "recipe":
+        return _recipe(args)
     if args.command == "train":
         try:
             return _refine(args)

@@ -19,6 +19,7 @@ __all__ = [
     "ModelConfig",
     "OptimizerConfig",
     "ScheduleConfig",
+    "PlayConfig",
     "PretrainConfig",
     "SearchConfig",
     "RefineConfig",
@@ -60,6 +61,15 @@ class ScheduleConfig:
 
 
 @dataclass
+class PlayConfig:
+    """How the network plays when evaluated (``python -m manaka.eval`` reads it from the checkpoint's config
+    when no ``--simulations`` is given): 0 simulations is the raw policy's best move."""
+    simulations: int = 0           # search simulations a move; 0: the raw policy
+    batch_size: int = 16           # leaves a search gathers a round (a network call)
+    c_puct: float = 1.5            # PUCT's exploration constant
+
+
+@dataclass
 class PretrainConfig:
     corpus: str = "data/chess_corpus"   # directory of shard_*.npz (the spec's corpus)
     output: str = "pretrained.pt"       # the checkpoint written (the spec's contract)
@@ -72,9 +82,15 @@ class PretrainConfig:
     val_fraction: float = 0.05     # the last max(1, int(len(shards) * val_fraction)) sorted shards validate
     log_every: int = 200           # steps between train lines in the metrics file
     progress_seconds: float = 30.0  # seconds between progress lines when stderr is not a terminal
+    # The value head's target: (1 - w) * outcome + w * tanh(score / value_score_scale), w this weight; 0 is
+    # the spec's outcome alone, above 0 needs a corpus with scores (manaka chess corpus --scores).
+    value_score_weight: float = 0.0
+    value_score_scale: float = 400.0  # centipawns: a score of this is tanh(1) = 0.76 for the mover
+    torch_threads: int = 0         # torch's CPU threads (torch.set_num_threads); 0 keeps torch's default
     model: ModelConfig = field(default_factory=ModelConfig)
     optimizer: OptimizerConfig = field(default_factory=OptimizerConfig)
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
+    play: PlayConfig = field(default_factory=PlayConfig)
 
 
 @dataclass
@@ -172,6 +188,15 @@ def _check(config: PretrainConfig) -> PretrainConfig:
         raise ConfigError(f"'schedule.min_lr_ratio' must be in [0, 1], got {config.schedule.min_lr_ratio}")
     if config.schedule.kind not in _KINDS:
         raise ConfigError(f"'schedule.kind' must be one of {', '.join(_KINDS)}, got {config.schedule.kind!r}")
+    if not 0 <= config.value_score_weight <= 1:
+        raise ConfigError(f"'value_score_weight' must be in [0, 1], got {config.value_score_weight}")
+    if not config.value_score_scale > 0:
+        raise ConfigError(f"'value_score_scale' must be positive, got {config.value_score_scale}")
+    at_least("torch_threads", config.torch_threads, 0)
+    at_least("play.simulations", config.play.simulations, 0)
+    at_least("play.batch_size", config.play.batch_size, 1)
+    if not config.play.c_puct > 0:
+        raise ConfigError(f"'play.c_puct' must be positive, got {config.play.c_puct}")
     return config
 
 

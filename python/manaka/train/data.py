@@ -70,12 +70,15 @@ def steps_per_epoch(counts: Sequence[int], batch_size: int) -> int:
 
 
 def batches(shards: Sequence[Path], batch_size: int, device: torch.device, shuffle: bool,
-            seed: int) -> Iterable[Batch]:
-    """``manaka.chess.iter_batches(shards, batch_size, device, shuffle, seed=seed)``."""
+            seed: int, scores: bool = False) -> Iterable[tuple]:
+    """``manaka.chess.iter_batches(shards, batch_size, device, shuffle, seed=seed, scores=scores)``: with
+    ``scores``, each batch has a fourth tensor, the engine's scores (float32 (B,))."""
     try:
         from manaka.chess import iter_batches  # type: ignore[attr-defined]
     except ImportError:  # also covers a module without the name
         raise MissingLoaderError(
             "manaka.chess.iter_batches is not in this build (it comes with the npz-shards branch); "
             "pre-training needs it to read the corpus") from None
+    if scores:
+        return iter_batches(list(shards), batch_size, device, shuffle, seed=seed, scores=True)
     return iter_batches(list(shards), batch_size, device, shuffle, seed=seed)

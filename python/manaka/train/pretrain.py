@@ -43,7 +43,28 @@ __all__ = ["BatchSource", "PretrainResult", "resolve_device", "epoch_seed", "mak
 BatchSource = Callable[[int], Iterable[data.Batch]]
 
 # Keys that may differ between an interrupted run and its resumption.
-_RESUMABLE_CHANGES = {"corpus", "output", "metrics", "device", "log_every", "progress_seconds"}
+_RESUMABLE_CHANGES = {"corpus", "output", "metrics", "device", "log_every", "progress_seconds", "torch_threads",
+                      "play"}
+
+# A batch's value target from the batch (states, moves, outcomes[, scores]).
+ValueTarget = Callable[[tuple], torch.Tensor]
+
+
+def value_target(config: PretrainConfig) -> ValueTarget:
+    """The value head's target: the outcome, or with ``value_score_weight`` w > 0 the mix
+    ``(1 - w) * outcome + w * score_values(scores, value_score_scale)`` (the batch's fourth tensor)."""
+    w, scale = config.value_score_weight, config.value_score_scale
+    if w == 0:
+        return lambda batch: batch[2]
+    from manaka.chess_corpus import score_values
+
+    def target(batch: tuple) -> torch.Tensor:
+        if len(batch) < 4:
+            raise ValueError("value_score_weight > 0 needs batches with scores (a corpus made with "
+                             "`manaka chess corpus --scores`)")
+        return (1 - w) * batch[2] + w * score_values(batch[3], scale)
+
+    return target
 
 
 @dataclass
@@ -94,25 +115,31 @@ def make_schedule(optimizer: torch.optim.Optimizer, schedule: ScheduleConfig,
 
 
 @torch.no_grad()
-def evaluate(net: PolicyValueNet, batches: Iterable[data.Batch], device: torch.device) -> dict:
-    """``{"positions", "policy_ce", "value_mse", "top1", "loss"}`` over the batches, in eval mode."""
+def evaluate(net: PolicyValueNet, batches: Iterable[tuple], device: torch.device,
+             target: Optional[ValueTarget] = None) -> dict:
+    """``{"positions", "policy_ce", "value_mse", "outcome_mse", "top1", "loss"}`` over the batches, in eval
+    mode: ``value_mse`` against ``target`` (the outcome by default), ``outcome_mse`` against the outcome."""
     was_training = net.training
     net.eval()
     n = 0
     dtype = torch.float32 if device.type == "mps" else torch.float64  # mps has no float64
-    sums = torch.zeros(3, device=device, dtype=dtype)  # CE, squared error, correct; read once at the end
-    for states, moves, outcomes in batches:
-        states, moves, outcomes = states.to(device), moves.to(device), outcomes.to(device)
+    sums = torch.zeros(4, device=device, dtype=dtype)  # CE, squared errors, correct; read once at the end
+    for batch in batches:
+        batch = tuple(t.to(device) for t in batch)
+        states, moves, outcomes = batch[:3]
+        goal = outcomes if target is None else target(batch)
         logits, value = net(states)
         sums += torch.stack([torch.nn.functional.cross_entropy(logits, moves, reduction="sum").to(dtype),
+                             torch.nn.functional.mse_loss(value, goal, reduction="sum").to(dtype),
                              torch.nn.functional.mse_loss(value, outcomes, reduction="sum").to(dtype),
                              (logits.argmax(1) == moves).sum().to(dtype)])
         n += int(moves.shape[0])
-    ce, mse, correct = sums.tolist()
+    ce, mse, outcome_mse, correct = sums.tolist()
     net.train(was_training)
     if n == 0:
         raise ValueError("the validation data yielded no positions")
-    out = {"positions": n, "policy_ce": ce / n, "value_mse": mse / n, "top1": correct / n}
+    out = {"positions": n, "policy_ce": ce / n, "value_mse": mse / n, "outcome_mse": outcome_mse / n,
+           "top1": correct / n}
     out["loss"] = out["policy_ce"] + out["value_mse"]
     return out
 
@@ -195,6 +222,9 @@ def fit(
     config_dict = config_to_dict(config)
     device = resolve_device(config.device)
 
+    if config.torch_threads > 0:
+        torch.set_num_threads(config.torch_threads)
+    target = value_target(config)
     torch.manual_seed(config.seed)
     net = PolicyValueNet(config.model).to(device)
     optimizer = torch.optim.AdamW(net.parameters(), lr=config.optimizer.lr,
@@ -244,10 +274,11 @@ def fit(
             window_n, window_t = 0, started
             epoch_sum = torch.zeros((), device=device)
             epoch_n = 0
-            for states, moves, outcomes in train(epoch):
-                states, moves, outcomes = states.to(device), moves.to(device), outcomes.to(device)
+            for batch in train(epoch):
+                batch = tuple(t.to(device) for t in batch)
+                states, moves = batch[0], batch[1]
                 logits, value = net(states)
-                loss, policy_ce, value_mse = policy_value_loss(logits, value, moves, outcomes)
+                loss, policy_ce, value_mse = policy_value_loss(logits, value, moves, target(batch))
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 if config.optimizer.grad_clip > 0:
@@ -276,7 +307,7 @@ def fit(
             if epoch_n == 0:
                 raise ValueError(f"epoch {epoch + 1}: the training data yielded no positions")
             train_seconds = time.monotonic() - started
-            v = evaluate(net, val(epoch), device)
+            v = evaluate(net, val(epoch), device, target)
             improved = v["loss"] < best_val
             if improved:
                 best_val, best_epoch, bad = v["loss"], epoch + 1, 0
@@ -287,7 +318,7 @@ def fit(
             done = stopped_early or epoch + 1 == config.epochs
             line = {"kind": "epoch", "epoch": epoch + 1, "step": step, "train_loss": float(epoch_sum) / epoch_n,
                     "val_loss": v["loss"], "val_policy_ce": v["policy_ce"], "val_value_mse": v["value_mse"],
-                    "val_top1": v["top1"], "val_positions": v["positions"], "best_epoch": best_epoch,
+                    "val_outcome_mse": v["outcome_mse"], "val_top1": v["top1"], "val_positions": v["positions"], "best_epoch": best_epoch,
                     "improved": improved, "samples_per_s": epoch_n / max(1e-9, train_seconds),
                     "seconds": time.monotonic() - started}
             history.append(line)
@@ -339,11 +370,14 @@ def pretrain(
         progress.write(f"pretrain: {len(train_shards)} training shard(s), {len(val_shards)} validation shard(s) "
                        f"in {config.corpus}\n")
 
+    scores = config.value_score_weight > 0
+    extra = {"scores": True} if scores else {}
+
     def train(epoch: int) -> Iterable[data.Batch]:
-        return batches(train_shards, config.batch_size, device, True, epoch_seed(config.seed, epoch))
+        return batches(train_shards, config.batch_size, device, True, epoch_seed(config.seed, epoch), **extra)
 
     def val(epoch: int) -> Iterable[data.Batch]:
-        return batches(val_shards, config.batch_size, device, False, 0)
+        return batches(val_shards, config.batch_size, device, False, 0, **extra)
 
     return fit(config, train, val, steps_per_epoch=steps, resume=resume, overwrite=overwrite,
                progress=progress)

@@ -168,6 +168,38 @@ TEST(Pgn, NullMovesAsPythonChessReadsThem) {
   EXPECT_EQ(out.games[1].number, 3u);
 }
 
+// The libFuzzer artefact that found the fuzz target's own assumption (a
+// mainline null move replayed as a move): kept as the target's regression
+// seed and replayed here under the target's invariants.
+TEST(Pgn, FuzzRegressionNullMoveInAMainlineReplays) {
+  const auto path =
+      std::filesystem::path(MANAKA_SOURCE_DIR) / "fuzz/seeds/pgn_reader_fuzz/regress_null_move_in_mainline.pgn";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << path;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Outcome out = read_text(text, "regress.pgn");
+  ASSERT_FALSE(out.games.empty());
+  bool null_seen = false;
+  for (const PgnGame& g : out.games) {
+    Position pos = g.start;
+    for (Move m : g.moves) {
+      if (m == MOVE_NONE) {
+        EXPECT_FALSE(pos.in_check());
+        EXPECT_TRUE(after_null_move(pos).ok());
+        null_seen = true;
+      } else {
+        ASSERT_TRUE(pos.is_legal(m)) << m.to_uci();
+        auto back = parse_san(pos, to_san(pos, m));
+        ASSERT_TRUE(back.ok());
+        EXPECT_EQ(*back, m);
+      }
+      play_mainline_move(pos, m);
+    }
+  }
+  EXPECT_TRUE(null_seen);
+  EXPECT_EQ(ucis(out.games.back()), (std::vector<std::string>{"d2d4", "d7d5", "0000"}));
+}
+
 TEST(Pgn, NullMoveKeepsCastlingAndClearsEnPassant) {
   auto after = after_null_move(*Position::from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 7"));
   ASSERT_TRUE(after.ok()) << after.status().message();

@@ -137,6 +137,31 @@ TEST(ChessShard, ValuesOutOfRange) {
   EXPECT_EQ(read_chess_shard(path).status().message(), path + ": outcomes[3] = 2, not -1, 0 or 1");
 }
 
+TEST(ChessShard, ScoresRoundTripAndOutOfRangeNamed) {
+  const auto dir = scratch("scores");
+  ChessShard s = make_shard(0, 5);
+  s.has_scores = true;
+  s.scores = {-SCORE_CP_LIMIT, 0, 35, SCORE_MATE - 1, int16_t(-(SCORE_MATE - 8))};
+  const std::string path = (dir / "shard_000000.npz").string();
+  ASSERT_TRUE(write_chess_shard(path, s.view()).ok());
+  auto back = read_chess_shard(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_TRUE(back->has_scores);
+  EXPECT_TRUE(back->scores == s.scores);
+  EXPECT_TRUE(back->states == s.states);
+  s.scores[2] = SCORE_CP_LIMIT + 1;
+  EXPECT_EQ(write_chess_shard(path, s.view()).message(),
+            path + ": scores[2] = 20001, neither centipawns (at most 20000 either way) nor a mate (at least 29000)");
+  s.scores[2] = -SCORE_MATE - 1;
+  EXPECT_EQ(write_chess_shard(path, s.view()).message(), path + ": scores[2] = -30001, beyond the mate score 30000");
+  // A shard without scores reads back without them.
+  s.has_scores = false;
+  ASSERT_TRUE(write_chess_shard(path, s.view()).ok());
+  back = read_chess_shard(path);
+  ASSERT_TRUE(back.ok());
+  EXPECT_FALSE(back->has_scores);
+}
+
 // A shard written with these arrays (states, move_indices, outcomes as
 // given), to check the foreign-shard refusals.
 struct Array {
