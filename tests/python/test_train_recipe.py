@@ -95,7 +95,11 @@ def test_every_phase_runs_then_each_is_skipped(tmp_path):
     assert again.returncode == 0, again.stderr
     assert "checking its options" in again.stderr and "pretrain: complete, skipped" in again.stderr
     assert {p: p.stat().st_mtime_ns for p in stamps} == stamps  # no game played again
-    assert json.loads(again.stdout)["eval"] == summary["eval"]
+    repeat = json.loads(again.stdout)
+    assert repeat["eval"] == summary["eval"]
+    # A skipped corpus still reports its games' results (its shards'), though none was played now.
+    assert repeat["corpus"]["played"] == 0 and repeat["corpus"]["results"] == summary["corpus"]["results"]
+    assert sum(summary["corpus"]["results"].values()) == 6
 
 
 def test_a_stopped_corpus_and_a_missing_chunk_are_continued(tmp_path):

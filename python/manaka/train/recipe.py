@@ -204,8 +204,11 @@ def _run_corpus(config: RecipeConfig, run_dir: Path, log: _Log, quiet: bool) -> 
         raise RecipeError(f"corpus phase failed ({' '.join(args[1:3])} exited {proc.returncode}; its message is "
                           "above)")
     summary = json.loads(proc.stdout)
+    # The command's results count this run's games only; the corpus's are its shards' sum.
+    whole = [sum(s["results"][i] for s in _corpus_manifest(out)["shards"]) for i in range(3)]
     return {"games": summary["corpus_games"], "positions": summary["corpus_positions"], "played": summary["games"],
-            "results": summary["results"], "limit": summary["limit"], "engine": summary["engine"]}
+            "played_results": summary["results"], "results": dict(zip(("1-0", "1/2-1/2", "0-1"), whole)),
+            "limit": summary["limit"], "engine": summary["engine"]}
 
 
 def _pretrain_config(config: RecipeConfig, run_dir: Path) -> PretrainConfig:

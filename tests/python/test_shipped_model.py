@@ -1,0 +1,69 @@
+"""The shipped chess network (models/chess-6x64-cpu.pt): the spec's checkpoint contract, its play
+settings, legal moves through the search, and a card (models/README.md) whose numbers are the run's."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import chess as pychess
+import torch
+
+from manaka import chess, search
+from manaka import eval as meval
+from manaka.train import CHECKPOINT_KEYS, Trainer
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+MODEL = MODELS / "chess-6x64-cpu.pt"
+
+
+def test_the_checkpoint_has_the_contract_and_its_play_settings():
+    raw = torch.load(MODEL, weights_only=True)
+    assert set(raw) == set(CHECKPOINT_KEYS) and raw["iteration"] == 0
+    assert raw["config"]["play"] == {"simulations": 400, "batch_size": 16, "c_puct": 1.5}
+    assert meval.play_settings(str(MODEL))["simulations"] == 400
+    trainer = Trainer.load_from_checkpoint(MODEL)
+    assert trainer.next_iteration == 1
+    for k, v in raw["best_net"].items():
+        assert torch.equal(trainer.best_net.state_dict()[k].cpu(), v)
+    assert MODEL.stat().st_size < 4_000_000
+
+
+def test_it_plays_legal_moves_through_the_search():
+    torch.set_num_threads(1)
+    evaluate = meval.load_evaluator(str(MODEL))
+    board = pychess.Board()
+    moves: list[str] = []
+    for _ in range(6):
+        r = search.chess_search(evaluate, chess.STARTING_FEN, moves, search.SearchOptions(simulations=32,
+                                                                                          batch_size=8))
+        move = pychess.Move.from_uci(r["move"])
+        assert move in board.legal_moves
+        board.push(move)
+        moves.append(r["move"])
+    # White's queen stands en prise on h5 to the knight on f6: the search takes it (the value head knows
+    # material; no rule says so).
+    fen = "rnbqkb1r/pppp1ppp/5n2/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 3 3"
+    r = search.chess_search(evaluate, fen, [], search.SearchOptions(simulations=200, batch_size=16))
+    assert r["move"] == "f6h5"
+
+
+def test_the_card_states_the_runs_numbers():
+    card = json.loads((MODELS / "chess-6x64-cpu.json").read_text())
+    text = (MODELS / "README.md").read_text()
+    rows = {**card["eval"]["by_elo"], **card["more_matches"]}
+    for elo, r in rows.items():
+        line = next(row for row in text.splitlines() if row.startswith(f"| {elo} "))
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert cells[1:6] == [str(r["games"]), str(r["wins"]), str(r["draws"]), str(r["losses"]),
+                              f"{r['score']:.3f}"], line
+        assert cells[6 + 1].startswith(f"{r['elo_diff']:+.0f} "), line
+    p = card["pretrain"]
+    c = card["corpus"]
+    assert f"{c['games']:,} games" in text and f"{c['positions']:,} positions" in text
+    shares = [f"{r} {100 * n / c['games']:.1f}%" for r, n in c["results"].items()]
+    assert f"Results: {shares[0]}, draws {shares[1].split()[1]}, {shares[2]}" in text
+    assert f"{p['parameters']:,}" in text and f"top-1 {p['val_top1']:.3f}" in text
+    assert f"{card['eval']['simulations']} simulations" in text
+    assert re.search(r"recipe --config configs/chess-cpu.toml --model-out models/chess-6x64-cpu.pt", text)
