@@ -55,10 +55,10 @@ std::string drain(Result<npz::NpzReader> r, const std::string& name) {
     }());
     out += array + " ok\n";
   }
-  auto shard = corpus::read_chess_shard(*r);
+  auto shard = chess_corpus::read_chess_shard(*r);
   if (shard.ok()) {
-    check(shard->states.size() == shard->positions * corpus::PLANES_PER_POSITION);
-    check(corpus::check_values(shard->view()).ok());
+    check(shard->states.size() == shard->positions * chess_corpus::PLANES_PER_POSITION);
+    check(chess_corpus::check_values(shard->view()).ok());
     out += "shard ok\n";
   } else {
     out += "shard: " + strip(shard.status().message(), name) + "\n";

@@ -12,7 +12,7 @@
 #include "core/text.h"
 #include "npz/npz_writer.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 namespace fs = std::filesystem;
 
@@ -265,4 +265,4 @@ Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard re
   return shard;
 }
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

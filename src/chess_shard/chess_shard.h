@@ -45,7 +45,7 @@
 #include "npz/npz_reader.h"
 #include "npz/zip_writer.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 constexpr const char* STATES = "states";
 constexpr const char* MOVE_INDICES = "move_indices";
@@ -133,4 +133,4 @@ Result<ChessShard> read_chess_shard(const std::string& path, const npz::ZipLimit
                                     ChessShard reuse = {});
 Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard reuse = {});
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

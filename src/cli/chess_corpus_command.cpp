@@ -1,5 +1,5 @@
 // `manaka chess corpus -o DIR --games N ...`: Stockfish games into npz
-// shards (corpus/generate.h). Options are spelled as issue 13 spells them.
+// shards (chess_corpus/generate.h). Options are spelled as issue 13 spells them.
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -7,7 +7,7 @@
 
 #include "cli/checks.h"
 #include "cli/commands.h"
-#include "corpus/generate.h"
+#include "chess_corpus/generate.h"
 
 namespace manaka::cli {
 
@@ -16,7 +16,7 @@ void add_chess_corpus(CLI::App* chess) {
       "corpus", "Stockfish plays itself from random openings; every position it moved from, with the move and "
                 "the game's outcome, into shard_NNNNNN.npz files");
   struct Args {
-    corpus::CorpusOptions o;
+    chess_corpus::CorpusOptions o;
     double movetime = 0.0;
     bool json = false, quiet = false;
   };
@@ -25,11 +25,11 @@ void add_chess_corpus(CLI::App* chess) {
       ->required();
   cmd->add_option("--games", a->o.games, "games the corpus holds when done")
       ->required()
-      ->transform(checks::unsigned_integer(1, corpus::kMaxGames));
+      ->transform(checks::unsigned_integer(1, chess_corpus::kMaxGames));
   cmd->add_option("--first-game", a->o.first_game,
                   "index of the first game: the corpus holds games [I, I + N), each the same as in a run from 0")
       ->capture_default_str()
-      ->transform(checks::unsigned_integer(0, corpus::kMaxGames));
+      ->transform(checks::unsigned_integer(0, chess_corpus::kMaxGames));
   cmd->add_option("--workers", a->o.workers, "games played at once, one engine each (0: one per core)")
       ->capture_default_str()
       ->transform(checks::integer(0, 256));
@@ -60,10 +60,10 @@ void add_chess_corpus(CLI::App* chess) {
   cmd->callback([a] {
     if (a->movetime > 0) a->o.limit.movetime_ms = std::max(1, int(std::lround(a->movetime * 1000.0)));
     a->o.progress = !a->quiet && !a->json;
-    auto summary = corpus::generate(a->o);
+    auto summary = chess_corpus::generate(a->o);
     exit_on_error(summary.status());
-    if (a->json) std::printf("%s\n", corpus::summary_json(*summary).c_str());
-    else if (!a->quiet) std::fputs(corpus::format_summary(*summary).c_str(), stdout);
+    if (a->json) std::printf("%s\n", chess_corpus::summary_json(*summary).c_str());
+    else if (!a->quiet) std::fputs(chess_corpus::format_summary(*summary).c_str(), stdout);
   });
 }
 

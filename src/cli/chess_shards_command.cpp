@@ -1,7 +1,7 @@
 // `manaka chess shards inspect DIR... [--json]`: the chess corpus's npz
 // shards (docs/chess-corpus.md). Every shard_*.npz of each directory (or
 // each file given) is read in full and checked; the summary is computed by
-// corpus/shard_summary.h and only printed here. Exit status 1 if any shard
+// chess_corpus/shard_summary.h and only printed here. Exit status 1 if any shard
 // is damaged or foreign (each is named with its reason) or none was found.
 #include <cstdio>
 #include <memory>
@@ -10,7 +10,7 @@
 
 #include "cli/commands.h"
 #include "core/text.h"
-#include "corpus/shard_summary.h"
+#include "chess_corpus/shard_summary.h"
 
 namespace manaka::cli {
 
@@ -28,10 +28,10 @@ void add_chess_shards_command(CLI::App* chess) {
       ->required();
   inspect->add_flag("--json", opt->json, "one JSON object (with the move-index histogram) instead of text");
   inspect->callback([opt] {
-    auto summary = corpus::summarize_shards(opt->paths);
+    auto summary = chess_corpus::summarize_shards(opt->paths);
     exit_on_error(summary.status());
     const std::string out =
-        opt->json ? json_text(corpus::summary_json(*summary), 2) + "\n" : corpus::format_summary(*summary);
+        opt->json ? json_text(chess_corpus::summary_json(*summary), 2) + "\n" : chess_corpus::format_summary(*summary);
     std::fputs(out.c_str(), stdout);
     std::fflush(stdout);
     if (!summary->bad.empty()) throw CLI::RuntimeError(1);

@@ -1,5 +1,5 @@
 // manaka.chess_corpus (native part): the chess corpus's npz shards
-// (src/corpus): reading and writing one, the streamed batch loader, and the
+// (src/chess_corpus): reading and writing one, the streamed batch loader, and the
 // summary behind `manaka chess shards inspect`. Batches reach numpy without
 // a copy: each array owns the buffer the loader's thread filled.
 #include <nanobind/nanobind.h>
@@ -19,10 +19,10 @@
 #include "chess/move_index.h"
 #include "core/default_init.h"
 #include "core/text.h"
-#include "corpus/batch_loader.h"
-#include "corpus/manifest.h"
+#include "chess_corpus/batch_loader.h"
+#include "chess_corpus/manifest.h"
 #include "chess_shard/chess_shard.h"
-#include "corpus/shard_summary.h"
+#include "chess_corpus/shard_summary.h"
 #include "python/bindings.h"
 #include "python/errors.h"
 #include "python/numpy.h"
@@ -39,7 +39,7 @@ template <typename T>
 using Rows = nb::ndarray<const T, nb::c_contig, nb::device::cpu>;
 
 struct LoaderHandle {
-  std::unique_ptr<corpus::BatchLoader> loader;
+  std::unique_ptr<chess_corpus::BatchLoader> loader;
 };
 
 // A states (or policy) buffer as a numpy array whose owner, as it dies,
@@ -47,12 +47,12 @@ struct LoaderHandle {
 // need be).
 template <typename T>
 struct Pooled {
-  std::shared_ptr<corpus::BatchPool> pool;
+  std::shared_ptr<chess_corpus::BatchPool> pool;
   UninitVector<T> data;
 };
 
 template <typename T>
-NumpyArray<T> pooled_numpy(UninitVector<T>&& v, const std::shared_ptr<corpus::BatchPool>& pool, size_t rows) {
+NumpyArray<T> pooled_numpy(UninitVector<T>&& v, const std::shared_ptr<chess_corpus::BatchPool>& pool, size_t rows) {
   auto* owned = new Pooled<T>{pool, std::move(v)};
   nb::capsule owner(owned, [](void* p) noexcept {
     auto* s = static_cast<Pooled<T>*>(p);
@@ -63,7 +63,7 @@ NumpyArray<T> pooled_numpy(UninitVector<T>&& v, const std::shared_ptr<corpus::Ba
   return NumpyArray<T>(owned->data.data(), 4, shape, owner);
 }
 
-NumpyArray<float> pooled_policy(UninitVector<float>&& v, const std::shared_ptr<corpus::BatchPool>& pool,
+NumpyArray<float> pooled_policy(UninitVector<float>&& v, const std::shared_ptr<chess_corpus::BatchPool>& pool,
                                 size_t rows) {
   auto* owned = new Pooled<float>{pool, std::move(v)};
   nb::capsule owner(owned, [](void* p) noexcept {
@@ -75,8 +75,8 @@ NumpyArray<float> pooled_policy(UninitVector<float>&& v, const std::shared_ptr<c
   return NumpyArray<float>(owned->data.data(), 2, shape, owner);
 }
 
-nb::object batch_to_tuple(corpus::ChessBatch&& b, const std::shared_ptr<corpus::BatchPool>& pool,
-                          const corpus::BatchLoaderOptions& o) {
+nb::object batch_to_tuple(chess_corpus::ChessBatch&& b, const std::shared_ptr<chess_corpus::BatchPool>& pool,
+                          const chess_corpus::BatchLoaderOptions& o) {
   const size_t n = b.rows;
   nb::object states = b.states_f32.empty() && !b.states_i8.empty()
                           ? nb::cast(pooled_numpy(std::move(b.states_i8), pool, n))
@@ -93,35 +93,35 @@ nb::object batch_to_tuple(corpus::ChessBatch&& b, const std::shared_ptr<corpus::
 }  // namespace
 
 void bind_chess_corpus(nb::module_ m) {
-  m.attr("SHARD_POSITIONS") = corpus::DEFAULT_SHARD_POSITIONS;
-  m.attr("SCORE_MATE") = corpus::SCORE_MATE;
-  m.attr("SCORE_MATE_BOUND") = corpus::SCORE_MATE_BOUND;
-  m.attr("SCORE_CP_LIMIT") = corpus::SCORE_CP_LIMIT;
+  m.attr("SHARD_POSITIONS") = chess_corpus::DEFAULT_SHARD_POSITIONS;
+  m.attr("SCORE_MATE") = chess_corpus::SCORE_MATE;
+  m.attr("SCORE_MATE_BOUND") = chess_corpus::SCORE_MATE_BOUND;
+  m.attr("SCORE_CP_LIMIT") = chess_corpus::SCORE_CP_LIMIT;
 
   nb::class_<LoaderHandle>(m, "_BatchLoader")
       .def("__init__", [](LoaderHandle* self, const std::vector<std::string>& shards, uint64_t batch_size,
                           bool shuffle, uint64_t seed, uint32_t window, uint32_t prefetch, bool int8_states,
                           uint32_t readers, bool policy_targets, bool scores) {
-             corpus::BatchLoaderOptions o;
+             chess_corpus::BatchLoaderOptions o;
              o.batch_size = batch_size;
              o.shuffle = shuffle;
              o.seed = seed;
              o.window = window;
              o.prefetch = prefetch;
              o.readers = readers;
-             o.states = int8_states ? corpus::StatesType::Int8 : corpus::StatesType::Float32;
+             o.states = int8_states ? chess_corpus::StatesType::Int8 : chess_corpus::StatesType::Float32;
              o.policy_targets = policy_targets;
              o.scores = scores;
-             new (self) LoaderHandle{unwrap(corpus::BatchLoader::start(shards, o))};
+             new (self) LoaderHandle{unwrap(chess_corpus::BatchLoader::start(shards, o))};
            }, "shards"_a, "batch_size"_a, "shuffle"_a, "seed"_a, "window"_a = 1, "prefetch"_a = 8,
            "int8_states"_a = false, "readers"_a = 2, "policy_targets"_a = false,
            "scores"_a = false)
       .def("next", [](LoaderHandle& h) -> nb::object {
-             Result<std::optional<corpus::ChessBatch>> r = [&] {
+             Result<std::optional<chess_corpus::ChessBatch>> r = [&] {
                nb::gil_scoped_release release;
                return h.loader->next();
              }();
-             std::optional<corpus::ChessBatch> b = unwrap(std::move(r));
+             std::optional<chess_corpus::ChessBatch> b = unwrap(std::move(r));
              if (!b) return nb::none();
              return batch_to_tuple(std::move(*b), h.loader->pool(), h.loader->options());
            },
@@ -129,23 +129,23 @@ void bind_chess_corpus(nb::module_ m) {
            "float32[, policy (B, 4672) float32 with policy_targets][, scores (B,) float32 with scores]), or None "
            "after the last batch.");
 
-  m.def("shard_file_name", &corpus::shard_file_name, "index"_a, "'shard_000042.npz' for 42.");
-  m.def("list_shards", [](const std::string& dir) { return unwrap(corpus::list_shards(dir)); }, "dir"_a,
+  m.def("shard_file_name", &chess_corpus::shard_file_name, "index"_a, "'shard_000042.npz' for 42.");
+  m.def("list_shards", [](const std::string& dir) { return unwrap(chess_corpus::list_shards(dir)); }, "dir"_a,
         "The shard_*.npz paths of a directory, sorted by name.");
 
   m.def("read_shard_scores", [](const std::string& path) -> nb::object {
-        corpus::ChessShard s = [&] {
+        chess_corpus::ChessShard s = [&] {
           nb::gil_scoped_release release;
-          return unwrap(corpus::read_chess_shard(path));
+          return unwrap(chess_corpus::read_chess_shard(path));
         }();
         if (!s.has_scores) return nb::none();
         return nb::cast(to_numpy(std::move(s.scores)));
       }, "path"_a, "The shard's scores, int16 (N,), or None for a shard without them; every check passed.");
 
   m.def("read_shard", [](const std::string& path, bool visits) {
-        corpus::ChessShard s = [&] {
+        chess_corpus::ChessShard s = [&] {
           nb::gil_scoped_release release;
-          return unwrap(corpus::read_chess_shard(path));
+          return unwrap(chess_corpus::read_chess_shard(path));
         }();
         const size_t n = s.positions;
         nb::object states = nb::cast(to_numpy(std::move(s.states), {n, PLANES, 8, 8}));
@@ -168,7 +168,7 @@ void bind_chess_corpus(nb::module_ m) {
         if (states.ndim() != 4 || states.shape(0) != n || states.shape(1) != PLANES || states.shape(2) != 8 ||
             states.shape(3) != 8 || move_indices.ndim() != 1 || outcomes.ndim() != 1 || outcomes.shape(0) != n)
           throw StatusError{Status::invalid(path + ": expected states (N, 20, 8, 8), move_indices (N,), outcomes (N,)")};
-        corpus::ChessShardView v{n, states.data(), move_indices.data(), outcomes.data()};
+        chess_corpus::ChessShardView v{n, states.data(), move_indices.data(), outcomes.data()};
         const int given = int(visit_offsets.has_value()) + int(visit_indices.has_value()) + int(visit_counts.has_value());
         if (given != 0 && given != 3)
           throw StatusError{Status::invalid(path + ": visits are three arrays, visit_offsets, visit_indices and "
@@ -183,7 +183,7 @@ void bind_chess_corpus(nb::module_ m) {
           v.visit_indices = visit_indices->data();
           v.visit_counts = visit_counts->data();
           // Against the arrays' real length, before the writer trusts visit_offsets[N].
-          raise_if_error(corpus::check_visits(v, m).with_context(path + ": "));
+          raise_if_error(chess_corpus::check_visits(v, m).with_context(path + ": "));
         }
         if (scores) {
           if (scores->ndim() != 1 || scores->shape(0) != n)
@@ -194,24 +194,24 @@ void bind_chess_corpus(nb::module_ m) {
         o.compress = compressed;
         o.level = level;
         nb::gil_scoped_release release;
-        raise_if_error(corpus::write_chess_shard(path, v, o));
+        raise_if_error(chess_corpus::write_chess_shard(path, v, o));
       }, "path"_a, "states"_a, "move_indices"_a, "outcomes"_a, "compressed"_a = true, "level"_a = -1,
       "visit_offsets"_a = nb::none(), "visit_indices"_a = nb::none(), "visit_counts"_a = nb::none(), "scores"_a = nb::none(),
       "Writes one shard as np.savez_compressed would (np.savez with compressed=False), through a temporary "
       "renamed when complete; move indices, outcomes and visits are checked first.");
 
   m.def("summarize", [](const std::vector<std::string>& paths) {
-        corpus::ShardSummary s = [&] {
+        chess_corpus::ShardSummary s = [&] {
           nb::gil_scoped_release release;
-          return unwrap(corpus::summarize_shards(paths));
+          return unwrap(chess_corpus::summarize_shards(paths));
         }();
-        return json_text(corpus::summary_json(s));
+        return json_text(chess_corpus::summary_json(s));
       }, "paths"_a, "The summary `manaka chess shards inspect --json` prints, as JSON text.");
 
   m.def("join_parts", [](const std::vector<std::string>& parts, const std::string& output) {
-        corpus::Manifest joined = [&] {
+        chess_corpus::Manifest joined = [&] {
           nb::gil_scoped_release release;
-          return unwrap(corpus::join_corpus_parts(parts, output));
+          return unwrap(chess_corpus::join_corpus_parts(parts, output));
         }();
         nb::dict d;
         d["games"] = joined.games();
@@ -220,7 +220,7 @@ void bind_chess_corpus(nb::module_ m) {
         return d;
       }, "parts"_a, "output"_a,
       "Joins corpus directories over consecutive game ranges (`chess corpus --first-game`) into the new "
-      "directory output: shards renumbered in game order, one corpus.json (corpus/manifest.h); the parts are "
+      "directory output: shards renumbered in game order, one corpus.json (chess_corpus/manifest.h); the parts are "
       "left as they were. Returns games, positions and shards.");
 }
 

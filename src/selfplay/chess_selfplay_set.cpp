@@ -32,15 +32,15 @@ Result<nlohmann::ordered_json> write_chess_selfplay(const std::string& dir, cons
     const int64_t lo = d.visit_offsets[a];
     offsets.assign(d.visit_offsets.begin() + int64_t(a), d.visit_offsets.begin() + int64_t(b) + 1);
     for (int64_t& o : offsets) o -= lo;  // a shard's visits start at 0
-    corpus::ChessShardView v{b - a,
+    chess_corpus::ChessShardView v{b - a,
                              d.states.data() + a * chess::PLANES_SIZE,
                              d.move_indices.data() + a,
                              d.outcomes.data() + a,
                              offsets.data(),
                              d.visit_indices.data() + lo,
                              d.visit_counts.data() + lo};
-    const std::string name = corpus::shard_file_name(k);
-    MANAKA_RETURN_NOT_OK(corpus::write_chess_shard(tmp.path() + "/" + name, v));
+    const std::string name = chess_corpus::shard_file_name(k);
+    MANAKA_RETURN_NOT_OK(chess_corpus::write_chess_shard(tmp.path() + "/" + name, v));
     shards.push_back({{"file", name}, {"positions", b - a}});
   }
   nlohmann::ordered_json j = meta.is_object() ? meta : nlohmann::ordered_json::object();

@@ -147,7 +147,7 @@ Result<nlohmann::ordered_json> join_chess_selfplay(const std::vector<std::string
       for (const auto& [k, v] : j["results"].items()) results[k] += v.get<uint64_t>();
       for (const auto& [k, v] : j["terminations"].items()) terminations[k] += v.get<uint64_t>();
       for (const auto& s : j["shards"]) {
-        const std::string name = corpus::shard_file_name(shard++);
+        const std::string name = chess_corpus::shard_file_name(shard++);
         MANAKA_RETURN_NOT_OK(link_or_copy(part + "/" + s["file"].get<std::string>(), dir.path() + "/" + name));
         shards.push_back({{"file", name}, {"positions", s["positions"].get<uint64_t>()}});
       }

@@ -3,12 +3,12 @@
     python -m manaka.ray chess-corpus -o DIR --games N --games-per-task M
         [--nodes N | --depth D | --movetime SECONDS] [--workers W] [--seed S]
         [--opening-plies P] [--shard-size K] [--engine PATH] [--hash MB] [--pgn]
-        [--address auto|local|HOST:PORT] [--overwrite]
+        [--address auto|local|HOST:PORT (default: RAY_ADDRESS, else local)] [--overwrite]
 
 One task per range of M games (generate_job): each runs ``manaka chess
 corpus --first-game F --games M`` (the executable beside this Python) with
 W engines into a corpus directory of its own. The driver joins the parts in
-game order (``manaka._core.chess_corpus.join_parts``, src/corpus/manifest.h):
+game order (``manaka._core.chess_corpus.join_parts``, src/chess_corpus/manifest.h):
 one corpus directory, shards renumbered ``shard_000000.npz``, ..., one
 ``corpus.json`` over all of them. Its records, read in shard order, are the
 records of ``manaka chess corpus`` with the same options (a node or depth

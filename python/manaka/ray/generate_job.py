@@ -2,7 +2,7 @@
 split into tasks by game index.
 
 Game i of a run seeded with S is a function of (S, i) and the engine's
-answers (src/teacher/game.h, src/corpus/game.h), so the native generator run
+answers (src/teacher/game.h, src/chess_corpus/game.h), so the native generator run
 over games [N, N + M) (``--first-game N --games M``) plays exactly the games
 N..N+M-1 of the whole run. A job is one Ray task per such range; each task
 runs the native generator into a directory of its own under

@@ -1,4 +1,4 @@
-#include "corpus/game.h"
+#include "chess_corpus/game.h"
 
 #include <algorithm>
 
@@ -9,7 +9,7 @@
 #include "core/splitmix64.h"
 #include "core/uniform.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 namespace {
 
@@ -86,4 +86,4 @@ Result<PlayedGame> play_game(engine::Engine& engine, const engine::SearchLimit& 
   return g;
 }
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

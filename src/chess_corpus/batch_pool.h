@@ -15,7 +15,7 @@
 
 #include "core/default_init.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 class BatchPool {
  public:
@@ -56,4 +56,4 @@ class BatchPool {
   std::vector<UninitVector<float>> free_policy_;
 };
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

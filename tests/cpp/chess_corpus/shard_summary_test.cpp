@@ -1,14 +1,14 @@
-// corpus/shard_summary: the counts of a good corpus, and a damaged and a
+// chess_corpus/shard_summary: the counts of a good corpus, and a damaged and a
 // foreign file named with their reasons.
 #include <gtest/gtest.h>
 
 #include <fstream>
 
-#include "corpus/shard_summary.h"
+#include "chess_corpus/shard_summary.h"
 #include "corpus_fixture.h"
 #include "npz/npz_writer.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 namespace {
 
 using testing::make_corpus;
@@ -60,4 +60,4 @@ TEST(ShardSummary, GoodAndBad) {
 }
 
 }  // namespace
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

@@ -1,4 +1,4 @@
-#include "corpus/generate.h"
+#include "chess_corpus/generate.h"
 
 #include <sys/resource.h>
 
@@ -20,11 +20,11 @@
 #include "core/temporary.h"
 #include "core/text.h"
 #include "chess_shard/chess_shard.h"
-#include "corpus/game.h"
-#include "corpus/manifest.h"
-#include "corpus/pgn_text.h"
+#include "chess_corpus/game.h"
+#include "chess_corpus/manifest.h"
+#include "chess_corpus/pgn_text.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 namespace fs = std::filesystem;
 
@@ -447,4 +447,4 @@ std::string summary_json(const CorpusSummary& s) {
   return json_text(j);
 }
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

@@ -19,7 +19,7 @@
 #include "core/status.h"
 #include "engine/engine.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 struct PlayedGame {
   uint64_t index = 0;                 // the game's number in the run, from 0
@@ -50,4 +50,4 @@ int16_t shard_score(const engine::Score& score);
 Result<PlayedGame> play_game(engine::Engine& engine, const engine::SearchLimit& limit, int opening_plies,
                              uint64_t run_seed, uint64_t index);
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

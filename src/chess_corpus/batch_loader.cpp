@@ -1,4 +1,4 @@
-#include "corpus/batch_loader.h"
+#include "chess_corpus/batch_loader.h"
 
 #include <algorithm>
 #include <atomic>
@@ -16,7 +16,7 @@
 #include "core/uniform.h"
 #include "chess_shard/chess_shard.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 namespace {
 
@@ -306,4 +306,4 @@ Result<std::optional<ChessBatch>> BatchLoader::next() {
   return std::optional<ChessBatch>(std::move(item->batch));
 }
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

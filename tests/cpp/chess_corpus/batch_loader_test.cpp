@@ -1,4 +1,4 @@
-// corpus/batch_loader: every row exactly once per pass, in an order fixed
+// chess_corpus/batch_loader: every row exactly once per pass, in an order fixed
 // by the seed; batch boundaries per window; windows mixing shards; the cast
 // values; an error delivered after the batches before it; a loader dropped
 // mid-pass stops cleanly.
@@ -8,10 +8,10 @@
 #include <fstream>
 #include <set>
 
-#include "corpus/batch_loader.h"
+#include "chess_corpus/batch_loader.h"
 #include "corpus_fixture.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 namespace {
 
 using testing::make_corpus;
@@ -205,4 +205,4 @@ TEST(BatchLoader, DroppedMidPass) {
 }
 
 }  // namespace
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

@@ -1,4 +1,4 @@
-#include "corpus/shard_summary.h"
+#include "chess_corpus/shard_summary.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,7 +11,7 @@
 #include "core/text.h"
 #include "chess_shard/chess_shard.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 namespace fs = std::filesystem;
 
@@ -123,4 +123,4 @@ nlohmann::ordered_json summary_json(const ShardSummary& s) {
   return j;
 }
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

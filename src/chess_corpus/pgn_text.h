@@ -6,10 +6,10 @@
 
 #include <string>
 
-#include "corpus/game.h"
+#include "chess_corpus/game.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 std::string game_pgn(const PlayedGame& game, const std::string& engine_name);
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

@@ -10,7 +10,7 @@
 #include "corpus_fixture.h"
 #include "npz/npz_writer.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 namespace {
 
 using testing::make_shard;
@@ -223,4 +223,4 @@ TEST(ChessShard, ForeignShardsNamed) {
 }
 
 }  // namespace
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

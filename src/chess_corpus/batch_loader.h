@@ -47,10 +47,10 @@
 
 #include "core/default_init.h"
 #include "core/status.h"
-#include "corpus/batch_pool.h"
+#include "chess_corpus/batch_pool.h"
 #include "npz/zip_reader.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 enum class StatesType : uint8_t { Float32, Int8 };
 
@@ -101,4 +101,4 @@ class BatchLoader {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

@@ -1,7 +1,7 @@
 // corpus.json across game ranges: a part that starts at game N reads back,
 // parts over consecutive ranges merge and join into one corpus, and real
 // Stockfish games split by --first-game are the games of one run.
-#include "corpus/manifest.h"
+#include "chess_corpus/manifest.h"
 
 #include <gtest/gtest.h>
 
@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "chess_shard/chess_shard.h"
-#include "corpus/generate.h"
+#include "chess_corpus/generate.h"
 #include "corpus_fixture.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 namespace {
 
 namespace fs = std::filesystem;
@@ -136,4 +136,4 @@ TEST(Manifest, StockfishRunsOverAPartitionJoinToTheWholeRun) {
 }
 
 }  // namespace
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

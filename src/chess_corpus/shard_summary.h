@@ -13,7 +13,7 @@
 
 #include "core/status.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 struct BadShard {
   std::string path;
@@ -43,4 +43,4 @@ Result<ShardSummary> summarize_shards(const std::vector<std::string>& paths);
 std::string format_summary(const ShardSummary& s);
 nlohmann::ordered_json summary_json(const ShardSummary& s);
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

@@ -1,4 +1,4 @@
-#include "corpus/manifest.h"
+#include "chess_corpus/manifest.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,7 +11,7 @@
 #include "core/text.h"
 #include "chess_shard/chess_shard.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 namespace {
 
@@ -156,4 +156,4 @@ Status write_manifest(const std::string& dir, const Manifest& m) {
   return out.commit();
 }
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

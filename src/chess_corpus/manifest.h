@@ -23,7 +23,7 @@
 
 #include "core/status.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 inline constexpr const char* kManifestName = "corpus.json";
 
@@ -74,4 +74,4 @@ Result<Manifest> join_corpus_parts(const std::vector<std::string>& parts, const 
 // "games_000012.pgn", beside shard_000012.npz (chess_shard/chess_shard.h).
 std::string pgn_file_name(uint64_t index);
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus

@@ -14,7 +14,7 @@
 
 #include "chess_shard/chess_shard.h"
 
-namespace manaka::corpus::testing {
+namespace manaka::chess_corpus::testing {
 
 namespace fs = std::filesystem;
 
@@ -85,4 +85,4 @@ inline std::vector<std::string> make_corpus(const fs::path& dir, const std::vect
   return paths;
 }
 
-}  // namespace manaka::corpus::testing
+}  // namespace manaka::chess_corpus::testing

@@ -4,19 +4,19 @@
 //
 //   W workers, each with its own engine (Threads=1) and no shared state but
 //   a counter of game indices: game i's opening comes from (seed, i) alone
-//   (corpus/game.h), so with a node or depth limit the games do not depend
+//   (chess_corpus/game.h), so with a node or depth limit the games do not depend
 //   on the worker count.
 //   A collector takes finished games in index order; once the games since
 //   the last shard hold shard_size positions, they go to the writer thread
 //   as one shard (whole games: a shard holds at least shard_size positions,
 //   the last one may hold fewer). No worker waits on a disk write.
 //   The writer writes the shard (and its PGN with --pgn) under a temporary
-//   name, renames it, then rewrites corpus.json (corpus/manifest.h). A killed
+//   name, renames it, then rewrites corpus.json (chess_corpus/manifest.h). A killed
 //   run loses at most the games not yet in a shard; the same command again
 //   continues from the manifest until `games` games exist.
 //   With first_game I the run plays games [I, I + games) (the manifest's
 //   first shard starts at I), each the same game as in a run from 0: how
-//   manaka.ray splits a corpus into tasks (corpus/manifest.h joins them).
+//   manaka.ray splits a corpus into tasks (chess_corpus/manifest.h joins them).
 #pragma once
 
 #include <array>
@@ -28,7 +28,7 @@
 #include "core/status.h"
 #include "engine/engine.h"
 
-namespace manaka::corpus {
+namespace manaka::chess_corpus {
 
 inline constexpr int kDefaultMovetimeMs = 50;
 inline constexpr int kDefaultOpeningPlies = 4;
@@ -87,4 +87,4 @@ std::string limit_text(const engine::SearchLimit& limit);
 std::string format_summary(const CorpusSummary& summary);
 std::string summary_json(const CorpusSummary& summary);
 
-}  // namespace manaka::corpus
+}  // namespace manaka::chess_corpus
