@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -13,11 +14,27 @@ from manaka.ray import corpus_job, pack_job, selfplay_job, teacher_job
 JOBS = {"pack": pack_job, "teacher-generate": teacher_job, "chess-corpus": corpus_job, "selfplay": selfplay_job}
 
 
-def connect(address: str) -> None:
+class ConnectError(Exception):
+    """No Ray to join at the address given."""
+
+
+def connect(address: Optional[str]) -> None:
+    """Joins the Ray named by ``address``; with none given and no RAY_ADDRESS, starts one here."""
+    if address is None and not os.environ.get("RAY_ADDRESS"):
+        # What a user trying the command on a laptop expects; a cluster is joined only when named.
+        print(f"manaka.ray: no --address and no RAY_ADDRESS: starting a local Ray on this machine "
+              f"({os.cpu_count()} CPUs)", file=sys.stderr)
+        address = "local"
     if address == "local":
         ray.init(include_dashboard=False)
-    else:
-        ray.init(address=address)
+        return
+    try:
+        ray.init(address=address)  # None: RAY_ADDRESS's
+    except ConnectionError as e:
+        named = f"--address {address}" if address is not None else f"RAY_ADDRESS={os.environ['RAY_ADDRESS']}"
+        hint = ("no Ray cluster runs on this node (`ray start --head` starts one; without --address a local Ray "
+                "is started)" if address == "auto" else "; ".join(str(e).splitlines()))
+        raise ConnectError(f"{named}: {hint}") from e
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -28,11 +45,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         p.add_argument("--work-dir", default=None,
                        help="the tasks' files, on a path every node sees (default: the output's path + .ray-work; "
                             "required when the output is a URI)")
-        p.add_argument("--address", default="auto",
+        p.add_argument("--address", default=None,
                        help="auto: the cluster `ray start` made on this node; local: a Ray of this process; "
-                            "or HOST:PORT")
+                            "or HOST:PORT (default: RAY_ADDRESS's cluster, else a local Ray)")
     args = parser.parse_args(argv)
-    connect(args.address)
+    try:
+        connect(args.address)
+    except ConnectError as e:
+        print(f"python -m manaka.ray {args.command}: {e}", file=sys.stderr)
+        return 2
     try:
         return int(JOBS[args.command].run(args))
     finally:

@@ -2,7 +2,7 @@
 
     python -m manaka.ray pack STREAM... -o PREFIX --buckets K [--seed S]
         [--rows-per-shard N] [--temperature T] [--work-dir DIR]
-        [--address auto|local|HOST:PORT] [--overwrite]
+        [--address auto|local|HOST:PORT (default: RAY_ADDRESS, else local)] [--overwrite]
 
 ``pack`` is ``manaka pack --buckets K`` cut into three rounds of tasks
 (src/fold/pack_parts.h), and writes the same shards byte for byte:

@@ -3,7 +3,7 @@
     python -m manaka.ray teacher-generate --engine PATH --games N (--depth D | --nodes N)
         -o OUT --games-per-task M [--multipv K] [--workers W] [--seed S]
         [--opening-plies P] [--max-plies L] [--mate-scale C] [--engine-option NAME=VALUE ...]
-        [--engine-timeout SECONDS] [--address auto|local|HOST:PORT] [--overwrite]
+        [--engine-timeout SECONDS] [--address auto|local|HOST:PORT (default: RAY_ADDRESS, else local)] [--overwrite]
 
 One task per range of M games (generate_job): each runs the native
 generator (``manaka._core.teacher.generate`` with ``first_game``) with W
