@@ -17,6 +17,12 @@ duckdb, the raw table). So each `manaka pack` is started by a tiny launcher
 is a few MB, its VmHWM), which posix_spawns manaka, waits for it with wait4 and prints
 the child's ru_maxrss. Every figure is at most launcher floor + manaka's peak.
 
+The library beside pack: pyarrow's write_table (Parquet C++ through its Arrow
+path) writing pack's own shards' rows, read back untimed, with the shards'
+writer settings (encodings, statistics, V2 pages, zstd 1, 8192-row groups),
+one shard per thread: the rows already folded and shuffled, so this is what
+the library alone takes to encode and write them.
+
 The limit beside pack's rate: the same output's bytes compressed with zstd
 level 1 (libarrow's zstd, the library parquet uses) and nothing else. Each
 row group's columns, as the values Arrow holds (96-byte boards, the u16/f32
@@ -134,6 +140,31 @@ def column_buffers(paths: list[Path]) -> tuple[list[pa.Buffer], int]:
     return bufs, pages
 
 
+# The shard's writer settings (src/shard/shard_writer.cpp) in pyarrow's words: what Parquet
+# C++ does with the same rows when it is handed them as Arrow columns.
+SHARD_WRITE_OPTIONS = dict(
+    row_group_size=8192, compression="zstd", compression_level=1, data_page_version="2.0",
+    data_page_size=8 << 20, write_batch_size=8192,
+    use_dictionary=["ply", "value_z", "weight", "candidates.list.element.cp"],
+    column_encoding={"packed": "PLAIN", "value_q": "PLAIN", "candidates.list.element.mv": "BYTE_STREAM_SPLIT",
+                     "candidates.list.element.prob": "BYTE_STREAM_SPLIT"},
+    write_statistics=["ply", "value_z", "weight"])
+
+
+def library_write_seconds(tables: list[pa.Table], folder: Path) -> tuple[float, int]:
+    """Wall seconds of pyarrow's write_table (Parquet C++) writing the shards' own rows, already
+    folded and shuffled, one shard per thread as pack does (the GIL is released), and the bytes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / f"s-{i:05d}.parquet" for i in range(len(tables))]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        start = time.perf_counter()
+        list(pool.map(lambda a: pq.write_table(a[0], a[1], **SHARD_WRITE_OPTIONS), zip(tables, paths)))
+        seconds = time.perf_counter() - start
+    return seconds, sum(p.stat().st_size for p in paths)
+
+
 def zstd_seconds(bufs: list[pa.Buffer]) -> float:
     """Seconds zstd-1 takes over the buffers, one call each, only the calls timed."""
     codec = pa.Codec("zstd", compression_level=1)
@@ -199,15 +230,21 @@ def main() -> None:
     pack = [MANAKA, "pack", str(src), "--seed", "1", "-q", "--overwrite"]
     # Best of three, each run followed by a pass of the limit over its output's
     # buffers: on a shared machine a run's wall time is mostly its neighbours' load.
-    runs, passes = [], []
+    # The library's own writer of the same rows is taken in turn with them too.
+    runs, passes, library = [], [], []
     for i in range(3):
         runs.append(run_measured([*pack, "-o", str(OUT / "mem" / "s")]))
         if i == 0:
-            bufs, page_bytes = column_buffers(sorted((OUT / "mem").glob("s-*.parquet")))
+            mem_shards = sorted((OUT / "mem").glob("s-*.parquet"))
+            bufs, page_bytes = column_buffers(mem_shards)
+            tables = [pq.read_table(p) for p in mem_shards]
+            ours_bytes = sum(p.stat().st_size for p in mem_shards)
         passes.append(zstd_seconds(bufs))
+        library.append(library_write_seconds(tables, OUT / "library"))
     t_mem, rss_mem, floor = min(runs)
     t_zstd, zstd_bytes = min(passes), sum(b.size for b in bufs)
-    del bufs
+    t_lib, lib_bytes = min(library)
+    del bufs, tables
     t_one, _, _ = min(run_measured([*pack, "-o", str(OUT / "one" / "s"), "--threads", "1"]) for _ in range(3))
     bucketed = {n: run_measured([*pack, "-o", str(OUT / f"bkt{n}" / "s"), "--buckets", str(n)])
                 for n in (4, 16, 64)}
@@ -236,6 +273,10 @@ def main() -> None:
           f"{zstd_bytes / 1e6:.0f} MB of column buffers in {t_zstd:.2f} s, best of 3 ({zstd_bytes / t_zstd / 1e6:.0f} MB/s;"
           f" parquet's pages: {page_bytes / 1e6:.0f} MB)")
     print(f"  pack / limit          {RECORDS / t_mem / (limit * cores):6.2f} of the {cores}-core limit")
+    print(f"  Parquet C++ alone     {RECORDS / t_lib / 1e6:6.2f} M records/s ({t_lib:.2f} s): pyarrow's write_table of "
+          f"pack's rows, already folded and shuffled, the shards' settings, a shard a thread, best of 3 "
+          f"({lib_bytes / 1e6:.1f} MB against pack's {ours_bytes / 1e6:.1f} MB)")
+    print(f"  pack / Parquet C++    {t_lib / t_mem:6.2f}x (pack folds and shuffles too)")
     print(f"  duckdb SQL            {RECORDS / t_duck / 1e6:6.2f} M records/s ({t_duck:.2f} s)")
     print(f"  ratio                 {t_duck / t_mem:6.2f}x")
     for n, (t_bkt, rss_bkt, _) in bucketed.items():
