@@ -20,6 +20,7 @@ imported only here and only when a checkpoint is loaded:
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import importlib
 import os
@@ -204,7 +205,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--c-puct", type=float, default=None, help="PUCT's constant (default: the checkpoint's, else 1.5)")
     p.add_argument("--search-threads", type=int, default=1, help="search threads")
     p.add_argument("--pgn", help="write every game here (complete when the match is)")
-    p.add_argument("--overwrite", action="store_true", help="replace an existing --pgn")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --pgn or --json")
+    p.add_argument("--json", help="write the summary and the match's settings here as JSON (complete when the match is)")
     p.add_argument("--engine", default="/usr/games/stockfish")
     p.add_argument("--seed", type=int, default=0, help="the openings' seed")
     p.add_argument("--opening-plies", type=int, default=4)
@@ -231,6 +233,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             torch.set_num_threads(args.torch_threads)
         if not chess.MIN_ELO <= args.elo <= chess.MAX_ELO:
             raise UsageError(f"--elo: {args.elo} is out of range {chess.MIN_ELO}..{chess.MAX_ELO}")
+        if args.json and os.path.exists(args.json) and not args.overwrite:
+            raise UsageError(f"--json: {args.json} exists; give --overwrite to replace it")
         if args.simulations is None or args.search_batch is None or args.c_puct is None:
             play = play_settings(args.checkpoint) if os.path.isfile(args.checkpoint) else {}
             if args.simulations is None:
@@ -265,8 +269,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except Error as e:
         print(f"manaka eval: {e}", file=sys.stderr)
         return 2 if isinstance(e, UsageError) else 1
+    if args.json:
+        _write_json(args.json, {**summary, "checkpoint": args.checkpoint, "simulations": args.simulations,
+                                "search_batch": args.search_batch, "c_puct": args.c_puct, "seed": args.seed,
+                                "opening_plies": args.opening_plies})
     print(format_summary(summary))
     return 0
+
+
+def _write_json(path: str, record: Dict[str, Any]) -> None:
+    """The file appears under its name only when complete."""
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w") as f:
+        json.dump(record, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, path)
 
 
 if __name__ == "__main__":

@@ -53,10 +53,15 @@ def test_corpus_pretrain_and_evaluate(tmp_path):
 
     pgn = tmp_path / "eval.pgn"
     run = subprocess.run([sys.executable, "-m", "manaka.eval", "--game", "chess", "--checkpoint", str(out),
-                          "--num-games", "2", "--elo", "1350", "--movetime", "0.02", "--pgn", str(pgn)],
+                          "--num-games", "2", "--elo", "1350", "--movetime", "0.02", "--pgn", str(pgn),
+                          "--json", str(tmp_path / "eval.json")],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "games: 2" in run.stdout and "criterion win_rate >= 0.50" in run.stdout
+    record = json.loads((tmp_path / "eval.json").read_text())
+    assert record["num_games"] == 2 == record["wins"] + record["draws"] + record["losses"]
+    assert f"wins {record['wins']}  draws {record['draws']}" in run.stdout
+    assert (record["engine_elo"], record["simulations"], record["checkpoint"]) == (1350, 0, str(out))
     with open(pgn) as f:
         games = [chess.pgn.read_game(f), chess.pgn.read_game(f)]
     assert all(g is not None for g in games)
