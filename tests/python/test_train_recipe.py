@@ -73,7 +73,9 @@ def test_every_phase_runs_then_each_is_skipped(tmp_path):
     assert summary["pretrain"]["epochs"] == 1 and 0 <= summary["pretrain"]["val_top1"] <= 1
     r = summary["eval"]["by_elo"]["1350"]
     assert r["games"] == 4 == r["wins"] + r["draws"] + r["losses"]
-    assert sorted(p.name for p in (run / "eval" / "elo_1350").iterdir()) == [
+    match = summary["eval"]["match"]
+    assert match == "pretrained-sims8-batch4-cpuct1.5-movetime0.01-plies4"
+    assert sorted(p.name for p in (run / "eval" / match / "elo_1350").iterdir()) == [
         "chunk_000.json", "chunk_000.pgn", "chunk_001.json", "chunk_001.pgn"]
     assert "UCI_Elo 1350: 4 games" in first.stderr
 
@@ -90,7 +92,7 @@ def test_every_phase_runs_then_each_is_skipped(tmp_path):
     card = json.loads((tmp_path / "models" / "tiny.json").read_text())
     assert card["eval"] == summary["eval"] and card["model"] == str(model)
 
-    stamps = {p: p.stat().st_mtime_ns for p in (run / "eval" / "elo_1350").iterdir()}
+    stamps = {p: p.stat().st_mtime_ns for p in (run / "eval" / match / "elo_1350").iterdir()}
     again = recipe(config)
     assert again.returncode == 0, again.stderr
     assert "checking its options" in again.stderr and "pretrain: complete, skipped" in again.stderr
@@ -113,7 +115,7 @@ def test_a_stopped_corpus_and_a_missing_chunk_are_continued(tmp_path):
     assert first.returncode == 0, first.stderr
     assert "continuing" in first.stderr and "from 3 of 6 games" in first.stderr
     assert json.loads(first.stdout)["corpus"]["games"] == 6
-    folder = tmp_path / "run" / "eval" / "elo_1350"
+    folder = tmp_path / "run" / "eval" / json.loads(first.stdout)["eval"]["match"] / "elo_1350"
     kept = (folder / "chunk_000.json").stat().st_mtime_ns
     (folder / "chunk_001.json").unlink()  # as if stopped during the second chunk
     again = recipe(config)
@@ -121,6 +123,17 @@ def test_a_stopped_corpus_and_a_missing_chunk_are_continued(tmp_path):
     assert (folder / "chunk_000.json").stat().st_mtime_ns == kept
     assert (folder / "chunk_001.json").exists()
     assert json.loads(again.stdout)["eval"]["by_elo"]["1350"]["games"] == 4
+
+    # Other play settings are another match: played in full, the first one's chunks left as they are.
+    stamps = {p: p.stat().st_mtime_ns for p in folder.iterdir()}
+    other = recipe(write_config(tmp_path, **{"simulations = 8": "simulations = 6"}))
+    assert other.returncode == 0, other.stderr
+    match = json.loads(other.stdout)["eval"]["match"]
+    assert match == "pretrained-sims6-batch4-cpuct1.5-movetime0.01-plies4"
+    assert "pretrain: complete, skipped" in other.stderr
+    assert sorted(p.name for p in (tmp_path / "run" / "eval" / match / "elo_1350").glob("*.json")) == [
+        "chunk_000.json", "chunk_001.json"]
+    assert {p: p.stat().st_mtime_ns for p in folder.iterdir()} == stamps
 
 
 def test_bad_input_is_one_line_and_keeps_what_was_done(tmp_path):

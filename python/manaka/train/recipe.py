@@ -15,8 +15,11 @@ when it was interrupted:
    ``<run_dir>/refine`` from pretrained.pt, resumed from its newest
    iteration like ``python -m manaka.train train``;
 4. eval: for each Elo, ``games`` games against Stockfish in chunks of
-   ``chunk_games`` (``<run_dir>/eval/elo_NNNN/chunk_NNN.json`` and ``.pgn``,
-   each written whole); a chunk already written is not played again.
+   ``chunk_games`` (``<run_dir>/eval/<match>/elo_NNNN/chunk_NNN.json`` and
+   ``.pgn``, each written whole); a chunk already written is not played
+   again. ``<match>`` names the network and the settings of both sides
+   (``pretrained-sims400-batch16-cpuct1.5-movetime0.05``), so a chunk is
+   never counted for another network or other settings.
 
 Then ``<run_dir>/summary.json`` (games, positions, held-out accuracy, each
 Elo's score with its interval, seconds per phase) and, with ``model_out``,
@@ -38,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, TextIO, Union
 
-from manaka.train.config import (ConfigError, PretrainConfig, RefineConfig, _build, _check, _check_refine,
+from manaka.train.config import (ConfigError, PlayConfig, PretrainConfig, RefineConfig, _build, _check, _check_refine,
                                  _read_toml, config_to_dict)
 
 __all__ = ["CorpusPhase", "EvalPhase", "RecipeConfig", "RecipeError", "load_recipe_config", "recipe_config_from_dict",
@@ -254,6 +257,12 @@ def _chunks(e: EvalPhase) -> list[int]:
     return [e.chunk_games] * full + ([rest] if rest else [])
 
 
+def match_name(checkpoint_path: str, e: EvalPhase, play: PlayConfig) -> str:
+    """The folder of one match's chunks: what decides its games besides the seed."""
+    return (f"{Path(checkpoint_path).stem}-sims{play.simulations}-batch{play.batch_size}-cpuct{play.c_puct:g}"
+            f"-movetime{e.movetime:g}-plies{e.opening_plies}")
+
+
 def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _Log) -> dict:
     from manaka import Error, chess
     from manaka import eval as evaluation
@@ -266,7 +275,7 @@ def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _L
     player = None
     results = {}
     for elo in e.elos:
-        folder = run_dir / "eval" / f"elo_{elo}"
+        folder = run_dir / "eval" / match_name(checkpoint_path, e, play) / f"elo_{elo}"
         folder.mkdir(parents=True, exist_ok=True)
         wins = draws = losses = 0
         plies = 0
@@ -307,7 +316,8 @@ def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _L
                              "elo_diff_low": s["elo_diff_low"], "elo_diff_high": s["elo_diff_high"],
                              "score_low": _score_of(s["elo_diff_low"]), "score_high": _score_of(s["elo_diff_high"]),
                              "mean_plies": plies / max(1, wins + draws + losses)}
-    return {"engine": e.engine, "movetime": e.movetime, "simulations": play.simulations,
+    return {"match": match_name(checkpoint_path, e, play), "engine": e.engine, "movetime": e.movetime,
+            "simulations": play.simulations,
             "search_batch": play.batch_size, "c_puct": play.c_puct, "by_elo": results}
 
 
