@@ -126,8 +126,10 @@ def test_a_stopped_corpus_and_a_missing_chunk_are_continued(tmp_path):
 
     # Other play settings are another match: played in full, the first one's chunks left as they are.
     stamps = {p: p.stat().st_mtime_ns for p in folder.iterdir()}
-    other = recipe(write_config(tmp_path, **{"simulations = 8": "simulations = 6"}))
+    other = recipe(write_config(tmp_path, **{"simulations = 8": "simulations = 6",
+                                              "movetime = 0.01": "movetime = 0.01\nworkers = 2"}))
     assert other.returncode == 0, other.stderr
+    assert "eval: 2 chunk(s) on 2 worker processes" in other.stderr
     match = json.loads(other.stdout)["eval"]["match"]
     assert match == "pretrained-sims6-batch4-cpuct1.5-movetime0.01-plies4"
     assert "pretrain: complete, skipped" in other.stderr

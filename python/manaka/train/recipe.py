@@ -79,6 +79,7 @@ class EvalPhase:
     opening_plies: int = 4
     chunk_games: int = 10          # games per resumable chunk (even: both colours of each opening)
     torch_threads: int = 1         # torch's CPU threads while searching (1: small batches run best)
+    workers: int = 1               # chunks played at once, each in a process of its own (a core each)
     engine: str = "/usr/games/stockfish"
 
 
@@ -135,6 +136,8 @@ def _check_phases(config: RecipeConfig) -> None:
         raise ConfigError(f"'eval.elos' must be a list of integers, got {e.elos!r}")
     if not e.movetime > 0:
         raise ConfigError(f"'eval.movetime' must be positive, got {e.movetime}")
+    if e.workers < 1:
+        raise ConfigError(f"'eval.workers' must be at least 1, got {e.workers}")
     if e.torch_threads < 0:
         raise ConfigError(f"'eval.torch_threads' must be at least 0, got {e.torch_threads}")
 
@@ -263,61 +266,95 @@ def match_name(checkpoint_path: str, e: EvalPhase, play: PlayConfig) -> str:
             f"-movetime{e.movetime:g}-plies{e.opening_plies}")
 
 
-def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _Log) -> dict:
+_players: dict = {}  # a process's player, loaded by its first chunk (a worker's chunks share it)
+
+
+def _play_chunk(checkpoint_path: str, e: EvalPhase, play: PlayConfig, elo: int, k: int, n: int,
+                folder: Path) -> dict:
+    """Chunk k of the match at ``elo``: n games, written whole (JSON and PGN); its record."""
     from manaka import Error, chess
     from manaka import eval as evaluation
 
-    e, play = config.eval, config.pretrain.play
-    if e.torch_threads > 0:
-        import torch
+    try:
+        stamp = os.stat(checkpoint_path).st_mtime_ns
+    except OSError:
+        stamp = None  # the loader below names what is wrong with it
+    key = (checkpoint_path, stamp, play.simulations, play.batch_size, play.c_puct, e.seed, e.torch_threads)
+    if key not in _players:
+        if e.torch_threads > 0:
+            import torch
 
-        torch.set_num_threads(e.torch_threads)
-    player = None
-    results = {}
-    for elo in e.elos:
-        folder = run_dir / "eval" / match_name(checkpoint_path, e, play) / f"elo_{elo}"
-        folder.mkdir(parents=True, exist_ok=True)
-        wins = draws = losses = 0
-        plies = 0
-        for k, n in enumerate(_chunks(e)):
-            path = folder / f"chunk_{k:03d}.json"
-            if path.exists():
-                chunk = json.loads(path.read_text())
+            torch.set_num_threads(e.torch_threads)
+        try:
+            if play.simulations > 0:
+                _players[key] = evaluation.search_player(
+                    evaluation.load_evaluator(checkpoint_path), play.simulations, seed=e.seed,
+                    batch_size=play.batch_size, c_puct=play.c_puct)
             else:
-                if player is None:
-                    try:
-                        if play.simulations > 0:
-                            player = evaluation.search_player(evaluation.load_evaluator(checkpoint_path),
-                                                              play.simulations, seed=e.seed,
-                                                              batch_size=play.batch_size, c_puct=play.c_puct)
-                        else:
-                            player = evaluation.policy_player(evaluation.load_policy(checkpoint_path))
-                    except Error as err:
-                        raise RecipeError(f"eval: {err}") from err
-                started = time.monotonic()
-                try:
-                    m = chess.play_match(player, e.engine, n, elo=elo, movetime=e.movetime, seed=e.seed + k,
-                                         opening_plies=e.opening_plies, pgn=os.fspath(folder / f"chunk_{k:03d}.pgn"),
-                                         overwrite=True, player_name=f"manaka {Path(checkpoint_path).name}")
-                except Error as err:
-                    raise RecipeError(f"eval at UCI_Elo {elo}, chunk {k}: {err}") from err
-                chunk = {"wins": m["wins"], "draws": m["draws"], "losses": m["losses"],
-                         "plies": sum(int(g["plies"]) for g in m["games"]),
-                         "seconds": time.monotonic() - started, "seed": e.seed + k}
-                _write_json(path, chunk)
+                _players[key] = evaluation.policy_player(evaluation.load_policy(checkpoint_path))
+        except Error as err:
+            raise RecipeError(f"eval: {err}") from None
+    started = time.monotonic()
+    try:
+        m = chess.play_match(_players[key], e.engine, n, elo=elo, movetime=e.movetime, seed=e.seed + k,
+                             opening_plies=e.opening_plies, pgn=os.fspath(folder / f"chunk_{k:03d}.pgn"),
+                             overwrite=True, player_name=f"manaka {Path(checkpoint_path).name}")
+    except Error as err:
+        # Plain text: a worker's exception crosses to the parent by pickling.
+        raise RecipeError(f"eval at UCI_Elo {elo}, chunk {k}: {err}") from None
+    chunk = {"wins": m["wins"], "draws": m["draws"], "losses": m["losses"],
+             "plies": sum(int(g["plies"]) for g in m["games"]), "seconds": time.monotonic() - started,
+             "seed": e.seed + k}
+    _write_json(folder / f"chunk_{k:03d}.json", chunk)
+    return chunk
+
+
+def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _Log) -> dict:
+    from manaka import chess
+
+    e, play = config.eval, config.pretrain.play
+    match = match_name(checkpoint_path, e, play)
+    folders = {elo: run_dir / "eval" / match / f"elo_{elo}" for elo in e.elos}
+    todo = []
+    for elo, folder in folders.items():
+        folder.mkdir(parents=True, exist_ok=True)
+        todo += [(elo, k, n) for k, n in enumerate(_chunks(e)) if not (folder / f"chunk_{k:03d}.json").exists()]
+    if todo and e.workers > 1:
+        # Chunks on worker processes, each with its own network and engine; the files are the same.
+        import concurrent.futures
+        import multiprocessing
+
+        log(f"eval: {len(todo)} chunk(s) on {min(e.workers, len(todo))} worker processes")
+        with concurrent.futures.ProcessPoolExecutor(min(e.workers, len(todo)),
+                                                    mp_context=multiprocessing.get_context("spawn")) as pool:
+            running = {pool.submit(_play_chunk, checkpoint_path, e, play, elo, k, n, folders[elo]): (elo, k)
+                       for elo, k, n in todo}
+            for finished, done in enumerate(concurrent.futures.as_completed(running), 1):
+                elo, k = running[done]
+                c = done.result()  # a RecipeError of a worker ends the phase here; written chunks stay
+                log(f"eval: {finished}/{len(todo)} chunks: UCI_Elo {elo}, chunk {k}: +{c['wins']} ={c['draws']} "
+                    f"-{c['losses']} in {c['seconds']:.0f} s")
+    else:
+        for finished, (elo, k, n) in enumerate(todo, 1):
+            c = _play_chunk(checkpoint_path, e, play, elo, k, n, folders[elo])
+            log(f"eval: {finished}/{len(todo)} chunks: UCI_Elo {elo}, chunk {k}: +{c['wins']} ={c['draws']} "
+                f"-{c['losses']} in {c['seconds']:.0f} s")
+    results = {}
+    for elo, folder in folders.items():
+        wins = draws = losses = plies = 0
+        for k, _ in enumerate(_chunks(e)):
+            chunk = json.loads((folder / f"chunk_{k:03d}.json").read_text())
             wins, draws, losses = wins + chunk["wins"], draws + chunk["draws"], losses + chunk["losses"]
             plies += chunk["plies"]
-            s = chess.match_score(wins, draws, losses)
-            log(f"eval: UCI_Elo {elo}: {wins + draws + losses}/{e.games} games  +{wins} ={draws} -{losses}  "
-                f"score {s['score']:.3f}")
         s = chess.match_score(wins, draws, losses)
+        log(f"eval: UCI_Elo {elo}: {wins + draws + losses}/{e.games} games  +{wins} ={draws} -{losses}  "
+            f"score {s['score']:.3f}")
         results[str(elo)] = {"games": wins + draws + losses, "wins": wins, "draws": draws, "losses": losses,
                              "score": s["score"], "win_rate": s["win_rate"], "elo_diff": s["elo_diff"],
                              "elo_diff_low": s["elo_diff_low"], "elo_diff_high": s["elo_diff_high"],
                              "score_low": _score_of(s["elo_diff_low"]), "score_high": _score_of(s["elo_diff_high"]),
                              "mean_plies": plies / max(1, wins + draws + losses)}
-    return {"match": match_name(checkpoint_path, e, play), "engine": e.engine, "movetime": e.movetime,
-            "simulations": play.simulations,
+    return {"match": match, "engine": e.engine, "movetime": e.movetime, "simulations": play.simulations,
             "search_batch": play.batch_size, "c_puct": play.c_puct, "by_elo": results}
 
 
