@@ -60,6 +60,6 @@ step "A report of this demo's own output: distributions, boards with their polic
 printf '\nThe report is %s: open it in a browser (one self-contained HTML file)\n' "$OUT/report.html"
 
 # ---- The shipped chess network against Stockfish (models/README.md) ----
-step "One short game of models/chess-6x64-cpu.pt (400 simulations a move, its own settings) against Stockfish at UCI_Elo 1500, 0.05 s a move; the PGN" \
+step "One short game of models/chess-6x64-cpu.pt (800 simulations a move, its own settings) against Stockfish at UCI_Elo 1500, 0.05 s a move; the PGN" \
   bash -c "python -m manaka.eval --game chess --checkpoint models/chess-6x64-cpu.pt --num-games 1 --elo 1500 \
     --movetime 0.05 --torch-threads 1 --pgn '$OUT/chess-game.pgn' --overwrite && cat '$OUT/chess-game.pgn'"

@@ -21,8 +21,9 @@ MODEL = MODELS / "chess-6x64-cpu.pt"
 def test_the_checkpoint_has_the_contract_and_its_play_settings():
     raw = torch.load(MODEL, weights_only=True)
     assert set(raw) == set(CHECKPOINT_KEYS) and raw["iteration"] == 0
-    assert raw["config"]["play"] == {"simulations": 400, "batch_size": 16, "c_puct": 1.5}
-    assert meval.play_settings(str(MODEL))["simulations"] == 400
+    card = json.loads((MODELS / "chess-6x64-cpu.json").read_text())
+    assert raw["config"]["play"] == card["play"] == {"simulations": 800, "batch_size": 16, "c_puct": 1.5}
+    assert meval.play_settings(str(MODEL))["simulations"] == 800
     trainer = Trainer.load_from_checkpoint(MODEL)
     assert trainer.next_iteration == 1
     for k, v in raw["best_net"].items():
@@ -52,18 +53,28 @@ def test_it_plays_legal_moves_through_the_search():
 def test_the_card_states_the_runs_numbers():
     card = json.loads((MODELS / "chess-6x64-cpu.json").read_text())
     text = (MODELS / "README.md").read_text()
-    rows = {**card["eval"]["by_elo"], **card["more_matches"]}
-    for elo, r in rows.items():
-        line = next(row for row in text.splitlines() if row.startswith(f"| {elo} "))
+    for m in card["matches"]:
+        line = next(row for row in text.splitlines() if row.startswith(f"| {m['elo']} | {m['simulations']} |"))
         cells = [c.strip() for c in line.strip("|").split("|")]
-        assert cells[1:6] == [str(r["games"]), str(r["wins"]), str(r["draws"]), str(r["losses"]),
-                              f"{r['score']:.3f}"], line
-        assert cells[6 + 1].startswith(f"{r['elo_diff']:+.0f} "), line
+        assert cells[2:7] == [str(m["games"]), str(m["wins"]), str(m["draws"]), str(m["losses"]),
+                              f"{m['score']:.3f}"], line
+        assert cells[7] == f"{m['score_low']:.2f} .. {m['score_high']:.2f}", line
+        assert cells[8].startswith(f"{m['elo_diff']:+.0f} "), line
+        assert cells[9] == f"{m['win_rate']:.2f}", line
+        s = chess.match_score(m["wins"], m["draws"], m["losses"])  # the interval is the match's own
+        assert (s["score"], s["elo_diff_low"]) == (m["score"], m["elo_diff_low"])
+    # The recipe's own evaluation is the 400-simulation row at 1500.
+    recipe = card["eval"]["by_elo"]["1500"]
+    assert card["eval"]["simulations"] == 400
+    assert [m for m in card["matches"] if (m["elo"], m["simulations"]) == (1500, 400)][0]["wins"] == recipe["wins"]
+    shipped = [m for m in card["matches"] if (m["elo"], m["simulations"]) == (1500, 800)][0]
+    assert shipped["games"] >= 100 and f"a win rate of {shipped['win_rate']:.2f}" in text
+    assert f"score of\n{shipped['score']:.3f}" in text
     p = card["pretrain"]
     c = card["corpus"]
     assert f"{c['games']:,} games" in text and f"{c['positions']:,} positions" in text
     shares = [f"{r} {100 * n / c['games']:.1f}%" for r, n in c["results"].items()]
     assert f"Results: {shares[0]}, draws {shares[1].split()[1]}, {shares[2]}" in text
     assert f"{p['parameters']:,}" in text and f"top-1 {p['val_top1']:.3f}" in text
-    assert f"{card['eval']['simulations']} simulations" in text
+    assert f"{card['play']['simulations']} simulations a move" in text
     assert re.search(r"recipe --config configs/chess-cpu.toml --model-out models/chess-6x64-cpu.pt", text)
