@@ -150,6 +150,13 @@ def test_bad_input_is_one_line_and_keeps_what_was_done(tmp_path):
     last = no_engine.stderr.strip().splitlines()[-1]
     assert last.startswith("python -m manaka.train recipe: eval at UCI_Elo 1350") and "/no/stockfish" in last
     assert (tmp_path / "run" / "pretrained.pt").exists()  # the completed phases stay
+    # The same from a worker process: its error crosses back as the one line.
+    no_engine = recipe(write_config(tmp_path, **{
+        "movetime = 0.01": "movetime = 0.01\nworkers = 2\nengine = \"/no/stockfish\""}))
+    assert no_engine.returncode == 1
+    last = no_engine.stderr.strip().splitlines()[-1]
+    assert last.startswith("python -m manaka.train recipe: eval at UCI_Elo 1350") and "/no/stockfish" in last
+    assert "Traceback" not in no_engine.stderr
 
     other = recipe(write_config(tmp_path, **{"nodes = 200": "nodes = 300"}))
     assert other.returncode == 1
