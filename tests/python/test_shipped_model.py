@@ -53,23 +53,25 @@ def test_it_plays_legal_moves_through_the_search():
 def test_the_card_states_the_runs_numbers():
     card = json.loads((MODELS / "chess-6x64-cpu.json").read_text())
     text = (MODELS / "README.md").read_text()
+    flat = " ".join(text.split())
     for m in card["matches"]:
-        line = next(row for row in text.splitlines() if row.startswith(f"| {m['elo']} | {m['simulations']} |"))
+        line = next(row for row in text.splitlines()
+                    if row.startswith(f"| {m['label']} | {m['elo']} | {m['simulations']} | {m['games']} | {m['wins']} |"))
         cells = [c.strip() for c in line.strip("|").split("|")]
-        assert cells[2:7] == [str(m["games"]), str(m["wins"]), str(m["draws"]), str(m["losses"]),
+        assert cells[3:8] == [str(m["games"]), str(m["wins"]), str(m["draws"]), str(m["losses"]),
                               f"{m['score']:.3f}"], line
-        assert cells[7] == f"{m['score_low']:.2f} .. {m['score_high']:.2f}", line
-        assert cells[8].startswith(f"{m['elo_diff']:+.0f} "), line
-        assert cells[9] == f"{m['win_rate']:.2f}", line
+        assert cells[8] == f"{m['score_low']:.2f} .. {m['score_high']:.2f}", line
+        assert cells[9].startswith(f"{m['elo_diff']:+.0f} "), line
+        assert cells[10] == f"{m['win_rate']:.2f}", line
         s = chess.match_score(m["wins"], m["draws"], m["losses"])  # the interval is the match's own
         assert (s["score"], s["elo_diff_low"]) == (m["score"], m["elo_diff_low"])
-    # The recipe's own evaluation is the 400-simulation row at 1500.
+    # The recipe's own evaluation, with the shipped settings, is its 800-simulation row at 1500.
     recipe = card["eval"]["by_elo"]["1500"]
-    assert card["eval"]["simulations"] == 400
-    assert [m for m in card["matches"] if (m["elo"], m["simulations"]) == (1500, 400)][0]["wins"] == recipe["wins"]
-    shipped = [m for m in card["matches"] if (m["elo"], m["simulations"]) == (1500, 800)][0]
-    assert shipped["games"] >= 100 and f"a win rate of {shipped['win_rate']:.2f}" in text
-    assert f"score of\n{shipped['score']:.3f}" in text
+    assert card["eval"]["simulations"] == card["play"]["simulations"] == 800
+    assert card["eval"]["match"] == "pretrained-sims800-batch16-cpuct1.5-movetime0.05-plies4"
+    row = [m for m in card["matches"] if (m["label"], m["elo"], m["simulations"]) == ("recipe", 1500, 800)]
+    assert len(row) == 1 and row[0]["wins"] == recipe["wins"] and row[0]["games"] == recipe["games"] >= 100
+    assert f"a win rate of {recipe['win_rate']:.2f} and a score of {recipe['score']:.3f} over 100 games" in flat
     p = card["pretrain"]
     c = card["corpus"]
     assert f"{c['games']:,} games" in text and f"{c['positions']:,} positions" in text
