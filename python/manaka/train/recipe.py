@@ -319,6 +319,10 @@ def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _L
     for elo, folder in folders.items():
         folder.mkdir(parents=True, exist_ok=True)
         todo += [(elo, k, n) for k, n in enumerate(_chunks(e)) if not (folder / f"chunk_{k:03d}.json").exists()]
+    def played(finished: int, elo: int, k: int, c: dict) -> None:
+        log(f"eval: {finished}/{len(todo)} chunks: UCI_Elo {elo}, chunk {k}: +{c['wins']} ={c['draws']} "
+            f"-{c['losses']} in {c['seconds']:.0f} s")
+
     if todo and e.workers > 1:
         # Chunks on worker processes, each with its own network and engine; the files are the same.
         import concurrent.futures
@@ -331,14 +335,11 @@ def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _L
                        for elo, k, n in todo}
             for finished, done in enumerate(concurrent.futures.as_completed(running), 1):
                 elo, k = running[done]
-                c = done.result()  # a RecipeError of a worker ends the phase here; written chunks stay
-                log(f"eval: {finished}/{len(todo)} chunks: UCI_Elo {elo}, chunk {k}: +{c['wins']} ={c['draws']} "
-                    f"-{c['losses']} in {c['seconds']:.0f} s")
+                # A RecipeError of a worker ends the phase here; the chunks written stay.
+                played(finished, elo, k, done.result())
     else:
         for finished, (elo, k, n) in enumerate(todo, 1):
-            c = _play_chunk(checkpoint_path, e, play, elo, k, n, folders[elo])
-            log(f"eval: {finished}/{len(todo)} chunks: UCI_Elo {elo}, chunk {k}: +{c['wins']} ={c['draws']} "
-                f"-{c['losses']} in {c['seconds']:.0f} s")
+            played(finished, elo, k, _play_chunk(checkpoint_path, e, play, elo, k, n, folders[elo]))
     results = {}
     for elo, folder in folders.items():
         wins = draws = losses = plies = 0
