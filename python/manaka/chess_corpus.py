@@ -139,8 +139,8 @@ def read_scores(path: PathLike) -> Optional[np.ndarray]:
 def score_values(scores, scale: float = 400.0):
     """A shard's scores as values in [-1, 1] for the mover: a mate is +-1, centipawns ``tanh(cp / scale)``.
 
-    Works on numpy arrays and torch tensors alike (the value target of ``manaka.train``'s
-    ``value_target = "score"``)."""
+    Works on numpy arrays and torch tensors alike (``manaka.train`` mixes it into the value target with
+    ``value_score_weight``)."""
     if isinstance(scores, np.ndarray):
         s = scores.astype(np.float32)
         return np.where(np.abs(s) >= SCORE_MATE_BOUND, np.sign(s), np.tanh(s / scale)).astype(np.float32)

@@ -20,7 +20,6 @@ imported only here and only when a checkpoint is loaded:
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import importlib
 import os
@@ -32,6 +31,7 @@ import numpy as np
 
 from manaka import Error, InvalidDataError, UsageError
 from manaka import chess
+from manaka._atomic import write_json_atomically
 
 __all__ = ["load_network", "load_policy", "load_evaluator", "policy_player", "search_player", "format_summary",
            "main"]
@@ -270,20 +270,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"manaka eval: {e}", file=sys.stderr)
         return 2 if isinstance(e, UsageError) else 1
     if args.json:
-        _write_json(args.json, {**summary, "checkpoint": args.checkpoint, "simulations": args.simulations,
-                                "search_batch": args.search_batch, "c_puct": args.c_puct, "seed": args.seed,
-                                "opening_plies": args.opening_plies})
+        write_json_atomically(args.json, {**summary, "checkpoint": args.checkpoint, "simulations": args.simulations,
+                                           "search_batch": args.search_batch, "c_puct": args.c_puct,
+                                           "seed": args.seed, "opening_plies": args.opening_plies})
     print(format_summary(summary))
     return 0
-
-
-def _write_json(path: str, record: Dict[str, Any]) -> None:
-    """The file appears under its name only when complete."""
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(record, f, indent=2)
-        f.write("\n")
-    os.replace(tmp, path)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <numeric>
 #include <thread>
+#include <utility>
 
 #include "core/splitmix64.h"
 #include "core/task_thread.h"
@@ -169,6 +170,11 @@ struct BatchLoader::State {
            const std::vector<uint64_t>& order) {
     const uint64_t size = options.batch_size;
     const StatesType type = options.states;
+    // A window row's shard and its row there.
+    auto locate = [&](uint64_t row) {
+      const size_t s = std::upper_bound(starts.begin(), starts.end(), row) - starts.begin() - 1;
+      return std::pair<const ChessShard&, uint64_t>(window[s], row - starts[s]);
+    };
     for (uint64_t start = 0; start < order.size(); start += size) {
       const uint64_t n = std::min(size, order.size() - start);
       Item item;
@@ -186,26 +192,23 @@ struct BatchLoader::State {
         }
       } else {
         for (uint64_t k = 0; k < n; ++k) {
-          const uint64_t row = order[start + k];
-          const size_t s = std::upper_bound(starts.begin(), starts.end(), row) - starts.begin() - 1;
-          copy_row(window[s], row - starts[s], b, k, type);
+          const auto [shard, r] = locate(order[start + k]);
+          copy_row(shard, r, b, k, type);
         }
       }
       if (options.scores) {
         b.scores.resize(n);
         for (uint64_t k = 0; k < n; ++k) {
-          const uint64_t row = order[start + k];
-          const size_t s = std::upper_bound(starts.begin(), starts.end(), row) - starts.begin() - 1;
-          b.scores[k] = static_cast<float>(window[s].scores[row - starts[s]]);
+          const auto [shard, r] = locate(order[start + k]);
+          b.scores[k] = static_cast<float>(shard.scores[r]);
         }
       }
       if (options.policy_targets) {
         b.policy = pool->take_policy(n * chess::POLICY_SIZE);
         std::memset(b.policy.data(), 0, b.policy.size() * sizeof(float));
         for (uint64_t k = 0; k < n; ++k) {
-          const uint64_t row = order[start + k];
-          const size_t s = std::upper_bound(starts.begin(), starts.end(), row) - starts.begin() - 1;
-          copy_visits(window[s], row - starts[s], b, k);
+          const auto [shard, r] = locate(order[start + k]);
+          copy_visits(shard, r, b, k);
         }
       }
       if (!batches.push(std::move(item))) return false;

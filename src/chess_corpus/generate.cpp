@@ -269,6 +269,10 @@ Result<Manifest> prepare_dir(const CorpusOptions& o, const CorpusIdentity& id) {
   return kept;
 }
 
+nlohmann::ordered_json result_json(const std::array<uint64_t, 3>& r) {
+  return {{"1-0", r[0]}, {"1/2-1/2", r[1]}, {"0-1", r[2]}};
+}
+
 }  // namespace
 
 std::string limit_text(const engine::SearchLimit& l) {
@@ -387,6 +391,7 @@ Result<CorpusSummary> generate(const CorpusOptions& options) {
   }
   s.corpus_games = manifest.games();
   s.corpus_positions = manifest.positions();
+  s.corpus_results = manifest.results();
   s.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   s.overhead_seconds = process_cpu_seconds() - cpu_start;
   return s;
@@ -432,7 +437,7 @@ std::string summary_json(const CorpusSummary& s) {
                               {"games", s.games},
                               {"positions", s.positions},
                               {"shards", s.shards},
-                              {"results", {{"1-0", s.results[0]}, {"1/2-1/2", s.results[1]}, {"0-1", s.results[2]}}},
+                              {"results", result_json(s.results)},
                               {"endings", endings},
                               {"plies_min", s.plies_min},
                               {"plies_mean", s.plies_mean},
@@ -440,6 +445,7 @@ std::string summary_json(const CorpusSummary& s) {
                               {"distinct_openings", s.distinct_openings},
                               {"corpus_games", s.corpus_games},
                               {"corpus_positions", s.corpus_positions},
+                              {"corpus_results", result_json(s.corpus_results)},
                               {"seconds", s.seconds},
                               {"engine_seconds", s.engine_seconds},
                               {"overhead_seconds", s.overhead_seconds},

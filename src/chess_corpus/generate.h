@@ -73,6 +73,7 @@ struct CorpusSummary {
   double plies_mean = 0.0;
   uint64_t distinct_openings = 0;
   uint64_t corpus_games = 0, corpus_positions = 0;  // the whole directory after the run
+  std::array<uint64_t, 3> corpus_results{};          // the whole directory's, as results
   double seconds = 0.0;
   double engine_seconds = 0.0;    // summed over workers: waiting for bestmove
   double overhead_seconds = 0.0;  // this process's CPU time (every thread of ours)

@@ -38,6 +38,13 @@ uint64_t Manifest::positions() const {
   return n;
 }
 
+std::array<uint64_t, 3> Manifest::results() const {
+  std::array<uint64_t, 3> n{};
+  for (const auto& s : shards)
+    for (size_t i = 0; i < n.size(); ++i) n[i] += s.results[i];
+  return n;
+}
+
 std::string pgn_file_name(uint64_t index) { return numbered("games_%06llu.pgn", index); }
 
 Result<Manifest> read_manifest(const std::string& dir) {

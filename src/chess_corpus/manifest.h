@@ -52,6 +52,7 @@ struct Manifest {
   uint64_t first_game() const { return shards.empty() ? 0 : shards.front().first_game; }
   uint64_t games() const;
   uint64_t positions() const;
+  std::array<uint64_t, 3> results() const;  // every shard's: White wins, draws, Black wins
 };
 
 // The manifest of dir, or an empty one (no shards) when dir has none.

@@ -39,6 +39,9 @@ constexpr std::array<Expected, 3> VISIT_ARRAYS = {{
     {VISIT_COUNTS, npz::DType::Int32, "int32 '<i4'"},
 }};
 
+// The optional engine scores.
+constexpr Expected SCORES_ARRAY = {SCORES, npz::DType::Int16, "int16 '<i2'"};
+
 bool is_named(const std::array<Expected, 3>& arrays, const std::string& name) {
   return std::any_of(arrays.begin(), arrays.end(), [&](const Expected& e) { return name == e.name; });
 }
@@ -46,6 +49,20 @@ bool is_named(const std::array<Expected, 3>& arrays, const std::string& name) {
 std::string entry_text(const char* array, uint64_t k, int64_t value, uint64_t row) {
   return std::string(array) + "[" + std::to_string(k) + "] = " + std::to_string(value) + " (row " +
          std::to_string(row) + ")";
+}
+
+Status check_dtype(const std::string& path, const npz::NpyHeader& h, const Expected& e) {
+  if (h.dtype == e.dtype) return Status();
+  return Status::invalid(path + ": array '" + e.name + "' has dtype '" + std::string(npz::descr(h.dtype)) +
+                         "', a chess shard's is " + e.what);
+}
+
+// An array of one entry per position, beside the states' N.
+Status check_per_position(const std::string& path, const char* name, const std::vector<uint64_t>& shape,
+                          uint64_t positions) {
+  if (shape.size() == 1 && shape[0] == positions) return Status();
+  return Status::invalid(path + ": array '" + name + "' has shape " + npz::shape_text(shape) + ", but 'states' holds " +
+                         std::to_string(positions) + " positions (expected (" + std::to_string(positions) + ",))");
 }
 
 }  // namespace
@@ -87,14 +104,12 @@ Status check_values(const ChessShardView& shard) {
                              ", not -1, 0 or 1");
   }
   for (uint64_t i = 0; shard.has_scores() && i < shard.positions; ++i) {
-    const int s = shard.scores[i];
-    if (std::abs(s) > SCORE_CP_LIMIT && std::abs(s) < SCORE_MATE_BOUND)
-      return Status::invalid(std::string(SCORES) + "[" + std::to_string(i) + "] = " + std::to_string(s) +
-                             ", neither centipawns (at most " + std::to_string(SCORE_CP_LIMIT) +
-                             " either way) nor a mate (at least " + std::to_string(SCORE_MATE_BOUND) + ")");
-    if (std::abs(s) > SCORE_MATE)
-      return Status::invalid(std::string(SCORES) + "[" + std::to_string(i) + "] = " + std::to_string(s) +
-                             ", beyond the mate score " + std::to_string(SCORE_MATE));
+    const int s = std::abs(shard.scores[i]);
+    if (s <= SCORE_CP_LIMIT || (s >= SCORE_MATE_BOUND && s <= SCORE_MATE)) continue;
+    const std::string entry = std::string(SCORES) + "[" + std::to_string(i) + "] = " + std::to_string(shard.scores[i]);
+    if (s > SCORE_MATE) return Status::invalid(entry + ", beyond the mate score " + std::to_string(SCORE_MATE));
+    return Status::invalid(entry + ", neither centipawns (at most " + std::to_string(SCORE_CP_LIMIT) +
+                           " either way) nor a mate (at least " + std::to_string(SCORE_MATE_BOUND) + ")");
   }
   if (shard.has_visits()) return check_visits(shard, shard.visit_entries());
   return Status();
@@ -185,10 +200,7 @@ Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard re
   for (size_t i = 0; i < ARRAYS.size(); ++i) {
     if (!archive.contains(ARRAYS[i].name)) return foreign(std::string("no array '") + ARRAYS[i].name + "'");
     MANAKA_ASSIGN_OR_RETURN(arrays[i], archive.open_array(ARRAYS[i].name));
-    const npz::NpyHeader& h = arrays[i].header();
-    if (h.dtype != ARRAYS[i].dtype)
-      return Status::invalid(path + ": array '" + ARRAYS[i].name + "' has dtype '" + std::string(npz::descr(h.dtype)) +
-                             "', a chess shard's is " + ARRAYS[i].what);
+    MANAKA_RETURN_NOT_OK(check_dtype(path, arrays[i].header(), ARRAYS[i]));
   }
   const std::vector<uint64_t>& states_shape = arrays[0].header().shape;
   if (states_shape.size() != 4 || !std::equal(BOARD_DIMS.begin(), BOARD_DIMS.end(), states_shape.begin() + 1))
@@ -196,13 +208,8 @@ Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard re
                            ", a chess shard's is (N, 20, 8, 8)");
   ChessShard shard = std::move(reuse);
   shard.positions = states_shape[0];
-  for (size_t i = 1; i < ARRAYS.size(); ++i) {
-    const std::vector<uint64_t>& shape = arrays[i].header().shape;
-    if (shape.size() != 1 || shape[0] != shard.positions)
-      return Status::invalid(path + ": array '" + ARRAYS[i].name + "' has shape " + npz::shape_text(shape) +
-                             ", but 'states' holds " + std::to_string(shard.positions) + " positions (expected (" +
-                             std::to_string(shard.positions) + ",))");
-  }
+  for (size_t i = 1; i < ARRAYS.size(); ++i)
+    MANAKA_RETURN_NOT_OK(check_per_position(path, ARRAYS[i].name, arrays[i].header().shape, shard.positions));
   shard.states.resize(shard.positions * PLANES_PER_POSITION);
   shard.move_indices.resize(shard.positions);
   shard.outcomes.resize(shard.positions);
@@ -215,9 +222,7 @@ Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard re
     for (size_t i = 0; i < VISIT_ARRAYS.size(); ++i) {
       MANAKA_ASSIGN_OR_RETURN(visits[i], archive.open_array(VISIT_ARRAYS[i].name));
       const npz::NpyHeader& h = visits[i].header();
-      if (h.dtype != VISIT_ARRAYS[i].dtype)
-        return Status::invalid(path + ": array '" + VISIT_ARRAYS[i].name + "' has dtype '" +
-                               std::string(npz::descr(h.dtype)) + "', a chess shard's is " + VISIT_ARRAYS[i].what);
+      MANAKA_RETURN_NOT_OK(check_dtype(path, h, VISIT_ARRAYS[i]));
       if (h.shape.size() != 1)
         return Status::invalid(path + ": array '" + VISIT_ARRAYS[i].name + "' has shape " +
                                npz::shape_text(h.shape) + ", a chess shard's is one-dimensional");
@@ -248,14 +253,8 @@ Result<ChessShard> read_chess_shard(const npz::NpzReader& archive, ChessShard re
   shard.has_scores = archive.contains(SCORES);
   if (shard.has_scores) {
     MANAKA_ASSIGN_OR_RETURN(npz::ArrayReader scores, archive.open_array(SCORES));
-    const npz::NpyHeader& h = scores.header();
-    if (h.dtype != npz::DType::Int16)
-      return Status::invalid(path + ": array 'scores' has dtype '" + std::string(npz::descr(h.dtype)) +
-                             "', a chess shard's is int16 '<i2'");
-    if (h.shape.size() != 1 || h.shape[0] != shard.positions)
-      return Status::invalid(path + ": array 'scores' has shape " + npz::shape_text(h.shape) + ", but 'states' holds " +
-                             std::to_string(shard.positions) + " positions (expected (" +
-                             std::to_string(shard.positions) + ",))");
+    MANAKA_RETURN_NOT_OK(check_dtype(path, scores.header(), SCORES_ARRAY));
+    MANAKA_RETURN_NOT_OK(check_per_position(path, SCORES, scores.header().shape, shard.positions));
     shard.scores.resize(shard.positions);
     MANAKA_RETURN_NOT_OK(scores.read_data(shard.scores.data()));
   } else {

@@ -1,5 +1,6 @@
 #include "match/score.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -26,8 +27,10 @@ MatchScore score_match(int wins, int draws, int losses) {
   m.elo = elo_of_score(s);
   const double var = (wins * (1 - s) * (1 - s) + draws * (0.5 - s) * (0.5 - s) + losses * s * s) / n;
   const double margin = kZ95 * std::sqrt(var / n);
-  m.elo_low = elo_of_score(s - margin);
-  m.elo_high = elo_of_score(s + margin);
+  m.score_low = std::max(0.0, s - margin);
+  m.score_high = std::min(1.0, s + margin);
+  m.elo_low = elo_of_score(m.score_low);
+  m.elo_high = elo_of_score(m.score_high);
   m.passed = m.win_rate >= kPassWinRate;
   return m;
 }

@@ -22,7 +22,8 @@ struct MatchScore {
   double score = 0.0;     // (W + D/2) / N
   double win_rate = 0.0;  // W / N
   double elo = 0.0;       // -400 log10(1/score - 1)
-  double elo_low = 0.0, elo_high = 0.0;  // the 95% interval
+  double score_low = 0.0, score_high = 0.0;  // the score's 95% interval, within [0, 1]
+  double elo_low = 0.0, elo_high = 0.0;  // the 95% interval: the Elo of the score's
   bool passed = false;    // win_rate >= kPassWinRate
 
   int games() const { return wins + draws + losses; }

@@ -41,6 +41,8 @@ nb::dict score_dict(const match::MatchScore& s) {
   d["num_games"] = s.games();
   d["score"] = s.score;
   d["win_rate"] = s.win_rate;
+  d["score_low"] = s.score_low;
+  d["score_high"] = s.score_high;
   d["elo_diff"] = s.elo;
   d["elo_diff_low"] = s.elo_low;
   d["elo_diff_high"] = s.elo_high;
@@ -156,8 +158,8 @@ void bind_match(nb::module_ m) {
         "progress"_a = nb::none(), "player_name"_a = "manaka",
         "Plays num_games games between player (a callable: Board -> Move, UCI str or policy index) and the UCI engine "
         "at UCI_Elo elo, movetime seconds a move, in pairs from random openings with colours swapped; returns "
-        "the score (wins, draws, losses, score, win_rate, elo_diff and its 95% interval, passed) with every "
-        "game. progress(game, score) is called after each game; pgn is written when the match is complete.");
+        "the score (wins, draws, losses, score and win_rate, score_low/score_high and elo_diff with their 95% "
+        "intervals, passed) with every game. progress(game, score) is called after each game; pgn is written when the match is complete.");
   m.def("match_score", [](nb::handle wins, nb::handle draws, nb::handle losses) {
         const int w = int(int_arg(wins, "wins", 0, match::kMaxGames));
         const int d = int(int_arg(draws, "draws", 0, match::kMaxGames));
@@ -165,7 +167,7 @@ void bind_match(nb::module_ m) {
         if (w + d + l == 0) raise_if_error(Status::usage("match_score: no games (wins + draws + losses is 0)"));
         return score_dict(match::score_match(w, d, l));
       }, "wins"_a, "draws"_a, "losses"_a,
-      "The score, win rate, Elo difference with its 95% interval (trinomial variance) and the pass criterion "
+      "The score and the Elo difference with their 95% intervals (trinomial variance), the win rate and the pass criterion "
       "(win_rate >= 0.50) of a match's wins, draws and losses.");
 }
 

@@ -169,3 +169,17 @@ def test_overwrite_keeps_the_old_corpus_whole_until_the_new_one_is(tmp_path):
     manifest = json.loads((out / "corpus.json").read_text())
     assert manifest["games"] == 24 and manifest["options"]["seed"] == 2
     assert not staging.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["c"]
+
+
+def test_a_continued_corpus_reports_this_runs_results_and_the_whole_directorys(tmp_path):
+    out = tmp_path / "c"
+    first = corpus(out, 3, 1, 4, "--json")
+    assert first.returncode == 0, first.stderr
+    second = corpus(out, 5, 1, 4, "--json")
+    assert second.returncode == 0, second.stderr
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    assert (sum(a["results"].values()), sum(b["results"].values()), sum(b["corpus_results"].values())) == (3, 2, 5)
+    assert a["corpus_results"] == a["results"]
+    assert b["corpus_results"] == {r: a["results"][r] + b["results"][r] for r in a["results"]}
+    shards = json.loads((out / "corpus.json").read_text())["shards"]
+    assert list(b["corpus_results"].values()) == [sum(s["results"][i] for s in shards) for i in range(3)]

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import chess as pychess
+import pytest
 import torch
 
 from manaka import chess, search
@@ -65,6 +66,7 @@ def test_the_card_states_the_runs_numbers():
         assert cells[10] == f"{m['win_rate']:.2f}", line
         s = chess.match_score(m["wins"], m["draws"], m["losses"])  # the interval is the match's own
         assert (s["score"], s["elo_diff_low"]) == (m["score"], m["elo_diff_low"])
+        assert (s["score_low"], s["score_high"]) == pytest.approx((m["score_low"], m["score_high"]), abs=1e-12)
     # The recipe's own evaluation, with the shipped settings, is its 800-simulation row at 1500.
     recipe = card["eval"]["by_elo"]["1500"]
     assert card["eval"]["simulations"] == card["play"]["simulations"] == 800

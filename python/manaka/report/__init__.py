@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from typing import Optional, Sequence, Union
 
+from manaka._atomic import write_text_atomically
 from manaka.report import boards as _boards
 from manaka.report.html import page
 from manaka.report.sources import InputError, Section, read_input
@@ -75,14 +76,7 @@ def write_report(paths: Sequence[PathLike], output: PathLike, *, valid: Optional
             overlaps.append(o)
     html = page(title, sections, overlaps)
     out = os.fspath(output)
-    tmp = f"{out}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(html)
-        os.replace(tmp, out)
-    finally:  # a write that failed (a full disk) leaves no temporary behind
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    write_text_atomically(out, html)
     return {"output": out,
             "sections": [{"kind": s.kind, "path": s.path, "figures": [f.name for f in s.figures],
                           "boards": len(s.boards), "rows_skipped": s.rows_skipped,

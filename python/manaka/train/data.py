@@ -79,6 +79,4 @@ def batches(shards: Sequence[Path], batch_size: int, device: torch.device, shuff
         raise MissingLoaderError(
             "manaka.chess.iter_batches is not in this build (it comes with the npz-shards branch); "
             "pre-training needs it to read the corpus") from None
-    if scores:
-        return iter_batches(list(shards), batch_size, device, shuffle, seed=seed, scores=True)
-    return iter_batches(list(shards), batch_size, device, shuffle, seed=seed)
+    return iter_batches(list(shards), batch_size, device, shuffle, seed=seed, scores=scores)

@@ -318,7 +318,8 @@ def fit(
             done = stopped_early or epoch + 1 == config.epochs
             line = {"kind": "epoch", "epoch": epoch + 1, "step": step, "train_loss": float(epoch_sum) / epoch_n,
                     "val_loss": v["loss"], "val_policy_ce": v["policy_ce"], "val_value_mse": v["value_mse"],
-                    "val_outcome_mse": v["outcome_mse"], "val_top1": v["top1"], "val_positions": v["positions"], "best_epoch": best_epoch,
+                    "val_outcome_mse": v["outcome_mse"], "val_top1": v["top1"], "val_positions": v["positions"],
+                    "best_epoch": best_epoch,
                     "improved": improved, "samples_per_s": epoch_n / max(1e-9, train_seconds),
                     "seconds": time.monotonic() - started}
             history.append(line)
@@ -360,7 +361,8 @@ def pretrain(
 
     ``batches(shards, batch_size, device, shuffle, seed)`` is called once per
     epoch for the training shards (shuffled, seed from ``epoch_seed``) and
-    once for the validation shards (in order).
+    once for the validation shards (in order); with ``value_score_weight``
+    above 0 also ``scores=True``, and its batches then carry the scores fourth.
     """
     shards = data.list_shards(config.corpus)
     train_shards, val_shards = data.split_shards(shards, config.val_fraction)
@@ -370,8 +372,9 @@ def pretrain(
         progress.write(f"pretrain: {len(train_shards)} training shard(s), {len(val_shards)} validation shard(s) "
                        f"in {config.corpus}\n")
 
-    scores = config.value_score_weight > 0
-    extra = {"scores": True} if scores else {}
+    # The value target needs the scores (value_target); a reader is asked for them only then, so one
+    # of the five-argument contract serves every other config.
+    extra = {"scores": True} if config.value_score_weight > 0 else {}
 
     def train(epoch: int) -> Iterable[data.Batch]:
         return batches(train_shards, config.batch_size, device, True, epoch_seed(config.seed, epoch), **extra)

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -39,8 +38,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, TextIO, Union
+from typing import Any, Callable, Optional, TextIO, Union
 
+from manaka._atomic import write_json_atomically
 from manaka.train.config import (ConfigError, PlayConfig, PretrainConfig, RefineConfig, _build, _check, _check_refine,
                                  _read_toml, config_to_dict)
 
@@ -159,12 +159,6 @@ class _Log:
             self.stream.flush()
 
 
-def _write_json(path: Path, obj: Any) -> None:
-    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(obj, indent=2) + "\n")
-    os.replace(tmp, path)
-
-
 def _manaka_command() -> str:
     beside = Path(sys.executable).with_name("manaka")
     found = str(beside) if beside.exists() else shutil.which("manaka")
@@ -210,10 +204,8 @@ def _run_corpus(config: RecipeConfig, run_dir: Path, log: _Log, quiet: bool) -> 
         raise RecipeError(f"corpus phase failed ({' '.join(args[1:3])} exited {proc.returncode}; its message is "
                           "above)")
     summary = json.loads(proc.stdout)
-    # The command's results count this run's games only; the corpus's are its shards' sum.
-    whole = [sum(s["results"][i] for s in _corpus_manifest(out)["shards"]) for i in range(3)]
     return {"games": summary["corpus_games"], "positions": summary["corpus_positions"], "played": summary["games"],
-            "played_results": summary["results"], "results": dict(zip(("1-0", "1/2-1/2", "0-1"), whole)),
+            "played_results": summary["results"], "results": summary["corpus_results"],
             "limit": summary["limit"], "engine": summary["engine"]}
 
 
@@ -266,37 +258,31 @@ def match_name(checkpoint_path: str, e: EvalPhase, play: PlayConfig) -> str:
             f"-movetime{e.movetime:g}-plies{e.opening_plies}")
 
 
-_players: dict = {}  # a process's player, loaded by its first chunk (a worker's chunks share it)
-
-
-def _play_chunk(checkpoint_path: str, e: EvalPhase, play: PlayConfig, elo: int, k: int, n: int,
-                folder: Path) -> dict:
-    """Chunk k of the match at ``elo``: n games, written whole (JSON and PGN); its record."""
-    from manaka import Error, chess
+def _make_player(checkpoint_path: str, e: EvalPhase, play: PlayConfig) -> Callable:
+    """The network's player for play_match, with ``play``'s search settings."""
+    from manaka import Error
     from manaka import eval as evaluation
 
-    try:
-        stamp = os.stat(checkpoint_path).st_mtime_ns
-    except OSError:
-        stamp = None  # the loader below names what is wrong with it
-    key = (checkpoint_path, stamp, play.simulations, play.batch_size, play.c_puct, e.seed, e.torch_threads)
-    if key not in _players:
-        if e.torch_threads > 0:
-            import torch
+    if e.torch_threads > 0:
+        import torch
 
-            torch.set_num_threads(e.torch_threads)
-        try:
-            if play.simulations > 0:
-                _players[key] = evaluation.search_player(
-                    evaluation.load_evaluator(checkpoint_path), play.simulations, seed=e.seed,
-                    batch_size=play.batch_size, c_puct=play.c_puct)
-            else:
-                _players[key] = evaluation.policy_player(evaluation.load_policy(checkpoint_path))
-        except Error as err:
-            raise RecipeError(f"eval: {err}") from None
+        torch.set_num_threads(e.torch_threads)
+    try:
+        if play.simulations > 0:
+            return evaluation.search_player(evaluation.load_evaluator(checkpoint_path), play.simulations,
+                                            seed=e.seed, batch_size=play.batch_size, c_puct=play.c_puct)
+        return evaluation.policy_player(evaluation.load_policy(checkpoint_path))
+    except Error as err:
+        raise RecipeError(f"eval: {err}") from None
+
+
+def _play_chunk(player: Callable, checkpoint_path: str, e: EvalPhase, elo: int, k: int, n: int, folder: Path) -> dict:
+    """Chunk k of the match at ``elo``: n games, written whole (JSON and PGN); its record."""
+    from manaka import Error, chess
+
     started = time.monotonic()
     try:
-        m = chess.play_match(_players[key], e.engine, n, elo=elo, movetime=e.movetime, seed=e.seed + k,
+        m = chess.play_match(player, e.engine, n, elo=elo, movetime=e.movetime, seed=e.seed + k,
                              opening_plies=e.opening_plies, pgn=os.fspath(folder / f"chunk_{k:03d}.pgn"),
                              overwrite=True, player_name=f"manaka {Path(checkpoint_path).name}")
     except Error as err:
@@ -305,8 +291,20 @@ def _play_chunk(checkpoint_path: str, e: EvalPhase, play: PlayConfig, elo: int, 
     chunk = {"wins": m["wins"], "draws": m["draws"], "losses": m["losses"],
              "plies": sum(int(g["plies"]) for g in m["games"]), "seconds": time.monotonic() - started,
              "seed": e.seed + k}
-    _write_json(folder / f"chunk_{k:03d}.json", chunk)
+    write_json_atomically(folder / f"chunk_{k:03d}.json", chunk)
     return chunk
+
+
+_worker_player = None  # set in an eval worker process by its first chunk; the parent never sets it
+
+
+def _worker_chunk(checkpoint_path: str, e: EvalPhase, play: PlayConfig, elo: int, k: int, n: int,
+                  folder: Path) -> dict:
+    """_play_chunk in a spawned worker process: its chunks share one network."""
+    global _worker_player
+    if _worker_player is None:
+        _worker_player = _make_player(checkpoint_path, e, play)
+    return _play_chunk(_worker_player, checkpoint_path, e, elo, k, n, folder)
 
 
 def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _Log) -> dict:
@@ -319,27 +317,29 @@ def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _L
     for elo, folder in folders.items():
         folder.mkdir(parents=True, exist_ok=True)
         todo += [(elo, k, n) for k, n in enumerate(_chunks(e)) if not (folder / f"chunk_{k:03d}.json").exists()]
+
     def played(finished: int, elo: int, k: int, c: dict) -> None:
         log(f"eval: {finished}/{len(todo)} chunks: UCI_Elo {elo}, chunk {k}: +{c['wins']} ={c['draws']} "
             f"-{c['losses']} in {c['seconds']:.0f} s")
 
     if todo and e.workers > 1:
-        # Chunks on worker processes, each with its own network and engine; the files are the same.
+        # Chunks on worker processes, each with its own network and engine.
         import concurrent.futures
         import multiprocessing
 
         log(f"eval: {len(todo)} chunk(s) on {min(e.workers, len(todo))} worker processes")
         with concurrent.futures.ProcessPoolExecutor(min(e.workers, len(todo)),
                                                     mp_context=multiprocessing.get_context("spawn")) as pool:
-            running = {pool.submit(_play_chunk, checkpoint_path, e, play, elo, k, n, folders[elo]): (elo, k)
+            running = {pool.submit(_worker_chunk, checkpoint_path, e, play, elo, k, n, folders[elo]): (elo, k)
                        for elo, k, n in todo}
             for finished, done in enumerate(concurrent.futures.as_completed(running), 1):
                 elo, k = running[done]
                 # A RecipeError of a worker ends the phase here; the chunks written stay.
                 played(finished, elo, k, done.result())
-    else:
+    elif todo:
+        player = _make_player(checkpoint_path, e, play)
         for finished, (elo, k, n) in enumerate(todo, 1):
-            played(finished, elo, k, _play_chunk(checkpoint_path, e, play, elo, k, n, folders[elo]))
+            played(finished, elo, k, _play_chunk(player, checkpoint_path, e, elo, k, n, folders[elo]))
     results = {}
     for elo, folder in folders.items():
         wins = draws = losses = plies = 0
@@ -353,17 +353,10 @@ def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _L
         results[str(elo)] = {"games": wins + draws + losses, "wins": wins, "draws": draws, "losses": losses,
                              "score": s["score"], "win_rate": s["win_rate"], "elo_diff": s["elo_diff"],
                              "elo_diff_low": s["elo_diff_low"], "elo_diff_high": s["elo_diff_high"],
-                             "score_low": _score_of(s["elo_diff_low"]), "score_high": _score_of(s["elo_diff_high"]),
+                             "score_low": s["score_low"], "score_high": s["score_high"],
                              "mean_plies": plies / max(1, wins + draws + losses)}
     return {"match": match, "engine": e.engine, "movetime": e.movetime, "simulations": play.simulations,
             "search_batch": play.batch_size, "c_puct": play.c_puct, "by_elo": results}
-
-
-def _score_of(elo_diff: float) -> float:
-    """The expected score of an Elo difference (the interval's ends as scores)."""
-    if math.isinf(elo_diff):
-        return 1.0 if elo_diff > 0 else 0.0
-    return 1.0 / (1.0 + 10 ** (-elo_diff / 400.0))
 
 
 def slim_checkpoint(source: PathLike, out: PathLike, play: Optional[dict] = None) -> None:
@@ -427,7 +420,7 @@ def run_recipe(config: RecipeConfig, *, progress: Optional[TextIO] = sys.stderr)
                 raise RecipeError(f"{run_dir} holds another recipe's run: its {phase} differs in "
                                   f"{', '.join(changed)} (recipe.json); give another run_dir")
     else:
-        _write_json(own, described)
+        write_json_atomically(own, described)
     seconds: dict[str, float] = {}
     t = time.monotonic()
     corpus = _run_corpus(config, run_dir, log, quiet=progress is None)
@@ -447,10 +440,10 @@ def run_recipe(config: RecipeConfig, *, progress: Optional[TextIO] = sys.stderr)
     seconds["eval"] = time.monotonic() - t
     summary = {"run_dir": os.fspath(run_dir), "network": network, "corpus": corpus, "pretrain": pretrained,
                "refine": refined, "eval": evaluated, "seconds": seconds}
-    _write_json(run_dir / "summary.json", summary)
+    write_json_atomically(run_dir / "summary.json", summary)
     if config.model_out:
         out = Path(config.model_out)
         slim_checkpoint(network, out, dataclasses.asdict(config.pretrain.play))
-        _write_json(out.with_suffix(".json"), {**summary, "model": os.fspath(out)})
+        write_json_atomically(out.with_suffix(".json"), {**summary, "model": os.fspath(out)})
         log(f"model: {out} and {out.with_suffix('.json')}")
     return summary

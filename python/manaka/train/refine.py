@@ -41,6 +41,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from manaka._atomic import write_json_atomically
 from manaka.train import checkpoint
 from manaka.train.config import ConfigError, RefineConfig, SearchConfig, config_to_dict
 from manaka.train.network import PolicyValueNet
@@ -171,9 +172,7 @@ def _read_run(run_dir: Path) -> Optional[dict]:
 
 def _write_run(run_dir: Path, info: dict) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
-    tmp = run_dir / f"run.json.tmp-{os.getpid()}"
-    tmp.write_text(json.dumps(info, indent=1) + "\n")
-    os.replace(tmp, run_dir / "run.json")
+    write_json_atomically(run_dir / "run.json", info, indent=1)
 
 
 def _window_shards(run_dir: Path, iteration: int, window: int) -> tuple[list[Path], list[int]]:

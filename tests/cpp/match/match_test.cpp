@@ -121,11 +121,19 @@ TEST(MatchScore, KnownValues) {
   const double se = std::sqrt(0.1875 / 100);
   EXPECT_NEAR(three_quarters.elo_low, elo_of_score(0.75 - kZ95 * se), 1e-9);
   EXPECT_NEAR(three_quarters.elo_high, elo_of_score(0.75 + kZ95 * se), 1e-9);
+  EXPECT_NEAR(three_quarters.score_low, 0.75 - 1.959964 * 0.0433013, 1e-6);  // 0.66513
+  EXPECT_NEAR(three_quarters.score_high, 0.75 + 1.959964 * 0.0433013, 1e-6);
   EXPECT_TRUE(three_quarters.passed);
   EXPECT_DOUBLE_EQ(three_quarters.win_rate, 0.75);
 
   MatchScore all = score_match(4, 0, 0);
   EXPECT_TRUE(std::isinf(all.elo) && all.elo > 0);
+  // Every game won: no spread, the score's interval is 1 .. 1, within [0, 1].
+  EXPECT_EQ(all.score_low, 1.0);
+  EXPECT_EQ(all.score_high, 1.0);
+  MatchScore most = score_match(9, 0, 1);  // 0.9 + 1.96 * 0.0949 passes 1: clamped
+  EXPECT_EQ(most.score_high, 1.0);
+  EXPECT_TRUE(std::isinf(most.elo_high));
   EXPECT_TRUE(score_match(50, 0, 50).passed);  // exactly 0.50 passes
 }
 
