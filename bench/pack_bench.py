@@ -23,6 +23,12 @@ writer settings (encodings, statistics, V2 pages, zstd 1, 8192-row groups),
 one shard per thread: the rows already folded and shuffled, so this is what
 the library alone takes to encode and write them.
 
+The shard writer alone: manaka's own writer (shard/rewrite.h: the sinks, threads
+and settings pack writes with) writing pack's shards' row groups, loaded into
+memory beforehand, untimed: what pack would take if folding, shuffling and
+emitting rows were free, so pack / that is the share of pack's time the
+writer and the library in it take.
+
 The limit beside pack's rate: the same output's bytes compressed with zstd
 level 1 (libarrow's zstd, the library parquet uses) and nothing else. Each
 row group's columns, as the values Arrow holds (96-byte boards, the u16/f32
@@ -59,6 +65,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from manaka import shards, stream
+from manaka._core import shards as shards_core
 
 RECORDS = int(os.environ.get("MANAKA_BENCH_RECORDS", 2_000_000))
 OUT = Path(os.environ.get("MANAKA_BENCH_DIR", "build/bench"))
@@ -231,7 +238,7 @@ def main() -> None:
     # Best of three, each run followed by a pass of the limit over its output's
     # buffers: on a shared machine a run's wall time is mostly its neighbours' load.
     # The library's own writer of the same rows is taken in turn with them too.
-    runs, passes, library = [], [], []
+    runs, passes, library, writer = [], [], [], []
     for i in range(3):
         runs.append(run_measured([*pack, "-o", str(OUT / "mem" / "s")]))
         if i == 0:
@@ -241,9 +248,16 @@ def main() -> None:
             ours_bytes = sum(p.stat().st_size for p in mem_shards)
         passes.append(zstd_seconds(bufs))
         library.append(library_write_seconds(tables, OUT / "library"))
+        writer.append(shards_core._rewrite_timed([str(p) for p in mem_shards], str(OUT / "writer" / "s"),
+                                                 os.cpu_count() or 1, 1)[0])
     t_mem, rss_mem, floor = min(runs)
     t_zstd, zstd_bytes = min(passes), sum(b.size for b in bufs)
     t_lib, lib_bytes = min(library)
+    t_writer = min(writer)
+    writer_shards = sorted((OUT / "writer").glob("s-*.parquet"))
+    # The same bytes as pack's shards: the figure is of the very writing pack does.
+    assert [p.read_bytes() for p in writer_shards] == [p.read_bytes() for p in mem_shards]
+    writer_bytes = sum(p.stat().st_size for p in writer_shards)
     del bufs, tables
     t_one, _, _ = min(run_measured([*pack, "-o", str(OUT / "one" / "s"), "--threads", "1"]) for _ in range(3))
     bucketed = {n: run_measured([*pack, "-o", str(OUT / f"bkt{n}" / "s"), "--buckets", str(n)])
@@ -277,6 +291,10 @@ def main() -> None:
           f"pack's rows, already folded and shuffled, the shards' settings, a shard a thread, best of 3 "
           f"({lib_bytes / 1e6:.1f} MB against pack's {ours_bytes / 1e6:.1f} MB)")
     print(f"  pack / Parquet C++    {t_lib / t_mem:6.2f}x (pack folds and shuffles too)")
+    print(f"  shard writer alone    {RECORDS / t_writer / 1e6:6.2f} M records/s ({t_writer:.2f} s): manaka's writer, "
+          f"as pack runs it, writing pack's row groups loaded beforehand, best of 3 ({writer_bytes / 1e6:.1f} MB)")
+    print(f"  pack / writer alone   {t_writer / t_mem:6.2f}x (the rest of pack's time: reading, folding, "
+          f"emitting rows)")
     print(f"  duckdb SQL            {RECORDS / t_duck / 1e6:6.2f} M records/s ({t_duck:.2f} s)")
     print(f"  ratio                 {t_duck / t_mem:6.2f}x")
     for n, (t_bkt, rss_bkt, _) in bucketed.items():

@@ -7,6 +7,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <cfloat>
+#include <chrono>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@
 #include "shard/inspect.h"
 #include "shard/validate.h"
 #include "shard/overlap.h"
+#include "shard/rewrite.h"
 #include "shard/shard_reader.h"
 #include "shard/shard_set.h"
 #include "shard/batch_pool.h"
@@ -243,6 +245,23 @@ void bind_shards(nb::module_ m) {
       "rows_per_shard"_a.none() = shard::kDefaultRowsPerShard, "threads"_a.none() = nb::none(),
       "Write of a distributed pack: shards [first_shard, end_shard) of the set under `prefix`; "
       "parts[j] lists second-set spool j's fold parts in bucket order.");
+
+  // bench/pack_bench.py's "shard writer alone" (shard/rewrite.h): the set loaded once, untimed, then
+  // written `passes` times; the wall seconds of each write.
+  m.def("_rewrite_timed", [](const std::vector<std::string>& paths, const std::string& prefix, unsigned threads,
+                             unsigned passes) {
+        std::vector<double> seconds;
+        nb::gil_scoped_release release;
+        const shard::LoadedSet set = unwrap(shard::load_set(paths));
+        for (unsigned i = 0; i < passes; ++i) {
+          const auto start = std::chrono::steady_clock::now();
+          raise_if_error(shard::write_set(set, prefix, threads));
+          seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
+        return seconds;
+      }, "paths"_a, "prefix"_a, "threads"_a, "passes"_a = 1,
+      "The shard set at `paths` loaded into memory, then written to `prefix` `passes` times as pack writes "
+      "a set; the seconds of each write (the writer alone, for bench/pack_bench.py).");
 
   m.def("check_sets", [](const std::vector<std::string>& paths, bool require_complete) {
         Status st;

@@ -297,6 +297,22 @@ Status ShardSink::close_row() {
 // the shard's first, the last one shorter, so both ways write the same bytes.
 Status ShardSink::flush_group() {
   MANAKA_ASSIGN_OR_RETURN(std::shared_ptr<RowGroupColumns> group, group_->take_columns());
+  return submit(std::move(group));
+}
+
+Status ShardSink::append_group(std::shared_ptr<const RowGroupColumns> group) {
+  const int64_t full = writer_.options_.row_group_rows;
+  const uint64_t left = rows_ - appended_;
+  const auto n = static_cast<uint64_t>(group->rows);
+  if (group_->rows() != 0 || n == 0 || n > left || (group->rows != full && n != left))
+    return Status::invalid(shard_path(writer_.options_.prefix, shard_) + ": a row group of " + std::to_string(n) +
+                           " rows at row " + std::to_string(appended_) + " of " + std::to_string(rows_) +
+                           " is not one the shard's rows cut into groups of " + std::to_string(full) + " would make");
+  appended_ += n;
+  return submit(std::move(group));
+}
+
+Status ShardSink::submit(std::shared_ptr<const RowGroupColumns> group) {
   if (!file_) {
     MANAKA_ASSIGN_OR_RETURN(file_, writer_.open_file(shard_, encoder_ ? 2 : 1));
   }

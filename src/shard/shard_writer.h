@@ -132,12 +132,16 @@ class ShardSink {
   // open_row): fill the slots, then close_row().
   Result<CandidateSlots> open_row(const Row& head, size_t n);
   Status close_row();
+  // A whole row group made beforehand, at a group boundary: row_group_rows
+  // rows, or the shard's last rows (shard/rewrite.h). Read, not copied.
+  Status append_group(std::shared_ptr<const RowGroupColumns> group);
 
  private:
   friend class ShardWriter;
   ShardSink(ShardWriter& writer, uint64_t shard, uint64_t first_row, uint64_t rows, bool background);
   Status check_room() const;  // another row fits the shard
   Status flush_group();
+  Status submit(std::shared_ptr<const RowGroupColumns> group);
   Status write_group(const RowGroupColumns& group);  // on the encoding thread, when there is one
   Status wait_encoding();
   Result<std::unique_ptr<PendingFile>> close();  // every row appended; the footer written

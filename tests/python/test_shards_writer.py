@@ -2,6 +2,8 @@
 checked in the file's own metadata by pyarrow, and the values they encode read
 back alike by pyarrow, duckdb and polars against the stream's records."""
 
+from pathlib import Path
+
 import duckdb
 import numpy as np
 import polars as pl
@@ -61,3 +63,17 @@ def test_readers_agree_with_the_stream(tmp_path):
     assert {bytes(p): list(m) for p, m in polars_rows.iter_rows()} == arrow_rows
     duck_probs = np.array([x for _, _, ps in duck for x in ps], dtype=np.float32)
     np.testing.assert_array_equal(np.sort(duck_probs), np.sort(probs))
+
+
+def test_the_writer_alone_writes_packs_bytes(tmp_path):
+    """bench/pack_bench.py's "shard writer alone": pack's shards loaded and written again by
+    the same writer give the same files, so its time is of the writing pack itself does."""
+    from manaka._core import shards as shards_core
+
+    _, found = packed_shards(tmp_path)
+    paths = [Path(p) for p in found]
+    seconds = shards_core._rewrite_timed([str(p) for p in paths], str(tmp_path / "again" / "train"), 2, 2)
+    assert len(seconds) == 2 and all(s > 0 for s in seconds)
+    again = sorted((tmp_path / "again").glob("train-*.parquet"))
+    assert len(paths) > 1 and [p.name for p in again] == [p.name for p in paths]
+    assert [p.read_bytes() for p in again] == [p.read_bytes() for p in paths]
