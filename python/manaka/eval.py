@@ -25,7 +25,7 @@ import importlib
 import os
 import pickle
 import sys
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -40,6 +40,8 @@ __all__ = ["load_network", "load_policy", "load_evaluator", "policy_player", "se
 PolicyFn = Callable[[np.ndarray], np.ndarray]
 # planes (B, 20, 8, 8) int8 -> (policy logits (B, 4672), value (B,)): the search's evaluate.
 EvaluateFn = Callable[[np.ndarray], Tuple[Any, Any]]
+# What play_match takes: the game so far -> the move, as a Move or in UCI.
+Player = Callable[[chess.Board], Union[chess.Move, str]]
 
 
 def load_network(checkpoint: str, device: str = "cpu") -> Any:
@@ -117,7 +119,7 @@ def play_settings(checkpoint: str) -> Dict[str, Any]:
 
 
 def search_player(evaluate: EvaluateFn, simulations: int, *, seed: int = 0, batch_size: int = 16,
-                  threads: int = 1, c_puct: Optional[float] = None) -> Callable[[chess.Board], str]:
+                  threads: int = 1, c_puct: Optional[float] = None) -> Player:
     """A player for play_match: the search's move (``manaka.search.chess_search``) from the game so far,
     with ``simulations`` a move, no Dirichlet noise and temperature 0 (the most visited move)."""
     try:
@@ -142,7 +144,7 @@ def search_player(evaluate: EvaluateFn, simulations: int, *, seed: int = 0, batc
     return play
 
 
-def policy_player(policy: PolicyFn) -> Callable[[chess.Board], chess.Move]:
+def policy_player(policy: PolicyFn) -> Player:
     """A player for play_match: the legal move whose policy logit is highest
     (ties to the first in generation order)."""
 
@@ -247,6 +249,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 args.search_batch = int(play.get("batch_size", 16))
             if args.c_puct is None:
                 args.c_puct = float(play.get("c_puct", 1.5))
+        player: Player
         if args.simulations > 0:
             player = search_player(load_evaluator(args.checkpoint, args.device), args.simulations, seed=args.seed,
                                    batch_size=args.search_batch, threads=args.search_threads, c_puct=args.c_puct)
