@@ -17,13 +17,6 @@ bool is_set_key(std::string_view key) {
   return key == kSetIdKey || key == kSetShardKey || key == kSetShardsKey || key == kSetRowsKey;
 }
 
-// The footer's value of `key`, or "" when absent.
-std::string footer_value(const FooterPairs& footer, std::string_view key) {
-  for (const auto& [k, v] : footer)
-    if (k == key) return v;
-  return "";
-}
-
 }  // namespace
 
 Result<LoadedSet> load_set(const std::vector<std::string>& paths) {

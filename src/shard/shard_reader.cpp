@@ -294,6 +294,12 @@ int ShardReader::num_row_groups() const { return impl_->file->num_row_groups(); 
 int64_t ShardReader::row_group_rows(int group) const { return impl_->file->row_group_rows(group); }
 const FooterPairs& ShardReader::footer() const { return impl_->footer; }
 
+std::string footer_value(const FooterPairs& footer, std::string_view key) {
+  for (const auto& [k, v] : footer)
+    if (k == key) return v;
+  return "";
+}
+
 namespace {
 
 // `count` values from element `from` of a fixed-width column, copied once

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -61,6 +62,9 @@ struct ShardBatch {
 };
 
 using FooterPairs = std::vector<std::pair<std::string, std::string>>;
+
+// The footer's value of `key`, or "" when it has none.
+std::string footer_value(const FooterPairs& footer, std::string_view key);
 
 class ShardReader {
  public:

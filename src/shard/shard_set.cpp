@@ -19,12 +19,6 @@ namespace {
 
 constexpr const char* kExt = ".parquet";
 
-std::string footer_value(const FooterPairs& footer, const char* key) {
-  for (const auto& [k, v] : footer)
-    if (k == key) return v;
-  return "";
-}
-
 struct Member {
   std::string path, id;
   uint64_t index = 0, count = 0;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "../fold/mpk_fixture.h"
+#include "row_fixture.h"
 #include "shard/rewrite.h"
 #include "shard/row_group.h"
 #include "shard/shard_writer.h"
@@ -11,21 +12,6 @@ namespace manaka::shard {
 namespace {
 
 namespace fs = std::filesystem;
-
-Row numbered_row(uint32_t i) {
-  Row r;
-  r.packed = testing::board(i);
-  r.ply = static_cast<uint16_t>(i % 200);
-  r.value_z = static_cast<float>(i % 3) - 1.0f;
-  r.value_q = 0.002f * static_cast<float>(i % 500);
-  r.weight = 1 + i % 3;
-  for (uint32_t c = 0; c < 1 + i % 4; ++c) {
-    r.mv.push_back(testing::mv(static_cast<int>(c), static_cast<int>(i % 81)));
-    r.prob.push_back(1.0f / static_cast<float>(1 + i % 4));
-    r.cp.push_back(i % 2 ? kNullCp : static_cast<int16_t>(c * 7 - 9));  // null on odd rows
-  }
-  return r;
-}
 
 // A set as pack leaves one: 20,000 rows in shards of 9,000 and a last of 2,000.
 std::vector<std::string> written_set(const fs::path& dir, const std::string& pov) {
@@ -37,7 +23,7 @@ std::vector<std::string> written_set(const fs::path& dir, const std::string& pov
   o.set_rows = 20000;
   auto w = ShardWriter::create(std::move(o));
   EXPECT_TRUE(w.ok());
-  for (uint32_t i = 0; i < 20000; ++i) EXPECT_TRUE((*w)->append(numbered_row(i)).ok());
+  for (uint32_t i = 0; i < 20000; ++i) EXPECT_TRUE((*w)->append(testing::numbered_row(i, i % 2 == 0)).ok());
   EXPECT_TRUE((*w)->finish().ok());
   return (*w)->shards();
 }
@@ -86,7 +72,7 @@ TEST(Rewrite, ASinkTakesOnlyGroupsAtTheirBoundaries) {
   ASSERT_TRUE(w.ok());
   auto group_of = [](uint32_t from, uint32_t n) {
     RowGroupBuffer b;
-    for (uint32_t i = from; i < from + n; ++i) b.append(numbered_row(i));
+    for (uint32_t i = from; i < from + n; ++i) b.append(testing::numbered_row(i, i % 2 == 0));
     return std::shared_ptr<const RowGroupColumns>(std::move(b.take_columns()).value());
   };
   Status st = (*w)->write_shards(1, [&](ShardSink& sink) {

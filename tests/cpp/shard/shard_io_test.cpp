@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "../fold/mpk_fixture.h"
+#include "row_fixture.h"
 #include "shard/schema.h"
 #include "shard/shard_reader.h"
 #include "shard/shard_writer.h"
@@ -13,21 +14,6 @@ namespace manaka::shard {
 namespace {
 
 namespace fs = std::filesystem;
-
-Row make_row(uint32_t i, bool with_cp) {
-  Row r;
-  r.packed = testing::board(i);
-  r.ply = static_cast<uint16_t>(i % 300);
-  r.value_z = static_cast<float>(i % 3) - 1.0f;
-  r.value_q = 0.001f * static_cast<float>(i % 1000);
-  r.weight = 1 + i % 4;
-  for (uint32_t c = 0; c < 1 + i % 5; ++c) {
-    r.mv.push_back(testing::mv(static_cast<int>(c), static_cast<int>(i % 81)));
-    r.prob.push_back(1.0f / static_cast<float>(1 + i % 5));
-    r.cp.push_back(with_cp ? static_cast<int16_t>(c * 10 - 20) : kNullCp);
-  }
-  return r;
-}
 
 ShardWriterOptions options(const fs::path& dir, uint64_t rows_per_shard, uint64_t set_rows) {
   ShardWriterOptions o;
@@ -51,7 +37,7 @@ TEST(ShardIo, RowsRoundTrip) {
   ASSERT_TRUE(w.ok()) << w.status().message();
   std::vector<Row> rows;
   for (uint32_t i = 0; i < 12000; ++i) {
-    rows.push_back(make_row(i, i % 2 == 0));  // cp null on odd rows
+    rows.push_back(testing::numbered_row(i, i % 2 == 0));  // cp null on odd rows
     ASSERT_TRUE((*w)->append(rows.back()).ok());
   }
   ASSERT_TRUE((*w)->finish().ok());
@@ -84,7 +70,7 @@ TEST(ShardIo, OnlyCompleteShardsHaveFinalNames) {
   auto dir = testing::scratch_dir();
   auto w = ShardWriter::create(options(dir, 100000, 9000));
   ASSERT_TRUE(w.ok());
-  for (uint32_t i = 0; i < 9000; ++i) ASSERT_TRUE((*w)->append(make_row(i, true)).ok());
+  for (uint32_t i = 0; i < 9000; ++i) ASSERT_TRUE((*w)->append(testing::numbered_row(i, true)).ok());
   // One row group is out, the shard is not complete: only a temporary exists.
   const fs::path final_name = dir / "sub" / "part-00000.parquet";
   EXPECT_FALSE(fs::exists(final_name));
@@ -147,7 +133,7 @@ TEST(ShardIo, WriteShardsGivesTheBytesOfAppend) {
   auto dir = testing::scratch_dir();
   const uint64_t n = 23000;
   std::vector<Row> rows;
-  for (uint32_t i = 0; i < n; ++i) rows.push_back(make_row(i, i % 3 != 0));
+  for (uint32_t i = 0; i < n; ++i) rows.push_back(testing::numbered_row(i, i % 3 != 0));
   auto o = options(dir / "append", 9000, n);
   auto a = ShardWriter::create(o);
   ASSERT_TRUE(a.ok());
@@ -197,7 +183,7 @@ TEST(ShardIo, EmptyListsAndMixedNullCpRoundTrip) {
   ASSERT_TRUE(w.ok()) << w.status().message();
   std::vector<Row> rows;
   for (uint32_t i = 0; i < 30000; ++i) {
-    Row r = make_row(i, true);
+    Row r = testing::numbered_row(i, true);
     if (i % 7 == 3) r.mv.clear(), r.prob.clear(), r.cp.clear();
     for (size_t c = 0; c < r.cp.size(); ++c)
       if ((i + c) % 3 == 0) r.cp[c] = kNullCp;

@@ -9,27 +9,13 @@
 #include <utility>
 
 #include "../fold/mpk_fixture.h"
+#include "row_fixture.h"
 #include "shard/shard_writer.h"
 
 namespace manaka::shard {
 namespace {
 
 namespace fs = std::filesystem;
-
-Row stream_row(uint32_t i) {
-  Row r;
-  r.packed = testing::board(i);
-  r.ply = static_cast<uint16_t>(i % 500);
-  r.value_z = static_cast<float>(i % 3) - 1.0f;
-  r.value_q = 0.25f * static_cast<float>(i % 7);
-  r.weight = 1 + i % 3;
-  for (uint32_t c = 0; c < 1 + i % 6; ++c) {
-    r.mv.push_back(testing::mv(static_cast<int>(c), static_cast<int>(i % 81)));
-    r.prob.push_back(1.0f / static_cast<float>(1 + i % 6));
-    r.cp.push_back(i % 2 ? kNullCp : static_cast<int16_t>(c));
-  }
-  return r;
-}
 
 // A set of `n` rows in shards of `per_shard`, written by append().
 std::vector<std::string> write_set(const fs::path& dir, uint32_t n, uint64_t per_shard, std::vector<Row>& rows) {
@@ -41,7 +27,7 @@ std::vector<std::string> write_set(const fs::path& dir, uint32_t n, uint64_t per
   auto w = ShardWriter::create(o);
   EXPECT_TRUE(w.ok());
   for (uint32_t i = 0; i < n; ++i) {
-    rows.push_back(stream_row(i));
+    rows.push_back(testing::numbered_row(i, i % 2 == 0));
     EXPECT_TRUE((*w)->append(rows.back()).ok());
   }
   EXPECT_TRUE((*w)->finish().ok());
