@@ -51,7 +51,7 @@ build: setup
 	  -C cmake.define.MANAKA_BUILD_TESTS=ON -C build.tool-args=-j$(JOBS) ".[test,torch,report,ray]"
 	@# Stubs of the native module (manaka/_core/*.pyi) for IDEs and mypy.
 	@site=$$($(PY) -c 'import manaka, os; print(os.path.dirname(manaka.__file__))') && rm -rf "$$site/_core" && \
-	  $(PY) -m nanobind.stubgen -q -r -m manaka._core -O "$$site"
+	  $(PY) -m nanobind.stubgen -q -r -P -m manaka._core -O "$$site"
 
 test: build test-cpp test-python
 
@@ -59,7 +59,7 @@ test-cpp:
 	$(VENV)/bin/ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
 test-python:
-	$(PY) -m mypy tests/python
+	$(PY) -m mypy python/manaka tests/python
 	$(PY) -m pytest -q tests/python
 
 bench: build

@@ -32,7 +32,7 @@ import json
 import os
 import secrets
 from pathlib import Path
-from typing import Iterator, NamedTuple, Optional, Sequence, Union
+from typing import Iterator, NamedTuple, Optional, Sequence, Union, cast
 
 import numpy as np
 
@@ -123,7 +123,7 @@ def write_shard(path: PathLike, states: np.ndarray, move_indices: np.ndarray, ou
     given = sum(v is not None for v in visits)
     if given not in (0, 3):
         raise ValueError("visit_offsets, visit_indices and visit_counts: give all three or none")
-    if given == 3:
+    if visit_offsets is not None and visit_indices is not None and visit_counts is not None:
         visits = (_require("visit_offsets", visit_offsets, np.int64),
                   _require("visit_indices", visit_indices, np.int32), _require("visit_counts", visit_counts, np.int32))
     _cc.write_shard(os.fspath(path), _require("states", states, np.int8),
@@ -133,7 +133,7 @@ def write_shard(path: PathLike, states: np.ndarray, move_indices: np.ndarray, ou
 
 def read_scores(path: PathLike) -> Optional[np.ndarray]:
     """The shard's ``scores`` (int16 (N,), ``manaka chess corpus --scores``), or None when it has none."""
-    return _cc.read_shard_scores(os.fspath(path))
+    return cast(Optional[np.ndarray], _cc.read_shard_scores(os.fspath(path)))
 
 
 def score_values(scores, scale: float = 400.0):
@@ -232,7 +232,7 @@ def iter_batches(
         loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, False, readers, policy_targets,
                                   scores)
         while (batch := loader.next()) is not None:
-            yield batch
+            yield cast(tuple, batch)
         return
 
     import torch  # only when tensors are asked for
@@ -245,7 +245,7 @@ def iter_batches(
     loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, not on_cpu, readers,
                               policy_targets, scores)
     while (batch := loader.next()) is not None:
-        tensors = [torch.from_numpy(a) for a in batch]
+        tensors = [torch.from_numpy(a) for a in cast(tuple, batch)]
         if on_cpu:
             yield tuple(tensors)
         else:

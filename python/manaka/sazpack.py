@@ -112,16 +112,14 @@ def _repr(self) -> str:
 
 
 # Named functions, not lambdas: the native module's stubs (nanobind stubgen)
-# refer to them by name.
-GameResult.is_black_win = _is_black_win
-GameResult.is_white_win = _is_white_win
-GameResult.is_draw = _is_draw
-GameResult.is_win = _is_win
-GameResult.is_win_by_declaration = _is_win_by_declaration
-GameResult.is_win_by_try_rule = _is_win_by_try_rule
-GameResult.from_str = classmethod(_from_str)
-GameResult.__str__ = _str
-GameResult.__repr__ = _repr
+# refer to them by name. Set through setattr: the native enum's type has no
+# such attributes to assign for a type checker.
+for _name, _method in {"is_black_win": _is_black_win, "is_white_win": _is_white_win, "is_draw": _is_draw,
+                       "is_win": _is_win, "is_win_by_declaration": _is_win_by_declaration,
+                       "is_win_by_try_rule": _is_win_by_try_rule, "from_str": classmethod(_from_str),
+                       "__str__": _str, "__repr__": _repr}.items():
+    setattr(GameResult, _name, _method)
+del _name, _method
 
 
 def _path(path: PathLike) -> str:

@@ -138,22 +138,28 @@ class Reader:
     """
 
     def __init__(self, path: str) -> None:
-        self._reader = _Reader.open(str(path))
+        self._reader: Optional[_Reader] = _Reader.open(str(path))
+
+    def _open(self) -> _Reader:
+        if self._reader is None:
+            raise ValueError("the stream reader is closed (its `with` block has ended)")
+        return self._reader
 
     @property
     def header(self) -> Header:
-        return self._reader.header
+        return self._open().header
 
     @property
     def records_read(self) -> int:
-        return self._reader.records_read
+        return self._open().records_read
 
     def batches(self, batch_size: int = 65536) -> Iterator[Batch]:
         """Batches of ``batch_size`` records (at least 1; checked here, not at the first batch)."""
         return self._batches(_at_least(batch_size, "batch_size", 1))
 
     def _batches(self, batch_size: int) -> Iterator[Batch]:
-        while (columns := self._reader.read_batch(batch_size)) is not None:
+        reader = self._open()
+        while (columns := reader.read_batch(batch_size)) is not None:
             yield Batch(**columns)
 
     def __iter__(self) -> Iterator[Batch]:

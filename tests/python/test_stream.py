@@ -78,6 +78,13 @@ def test_reader_reads_a_stream_written_with_struct(tmp_path):
             i += 1
     assert i == 300 and reader.records_read == 300
 
+    with stream.Reader(path) as r:
+        assert len(next(r.batches(10))) == 10
+    with pytest.raises(ValueError, match="closed"):
+        r.header
+    with pytest.raises(ValueError, match="closed"):
+        next(r.batches(10))
+
 
 def test_writer_bytes_match_the_layout(tmp_path):
     path = tmp_path / "w.mpk"

@@ -274,8 +274,8 @@ def fit(
             window_n, window_t = 0, started
             epoch_sum = torch.zeros((), device=device)
             epoch_n = 0
-            for batch in train(epoch):
-                batch = tuple(t.to(device) for t in batch)
+            for batch_on_host in train(epoch):
+                batch = tuple(t.to(device) for t in batch_on_host)
                 states, moves = batch[0], batch[1]
                 logits, value = net(states)
                 loss, policy_ce, value_mse = policy_value_loss(logits, value, moves, target(batch))
