@@ -151,7 +151,7 @@ def column_buffers(paths: list[Path]) -> tuple[list[pa.Buffer], int]:
 # C++ does with the same rows when it is handed them as Arrow columns.
 SHARD_WRITE_OPTIONS = dict(
     row_group_size=8192, compression="zstd", compression_level=1, data_page_version="2.0",
-    data_page_size=8 << 20, write_batch_size=8192,
+    data_page_size=8 << 20, write_batch_size=1 << 22,
     use_dictionary=["ply", "value_z", "weight", "candidates.list.element.cp"],
     column_encoding={"packed": "PLAIN", "value_q": "PLAIN", "candidates.list.element.mv": "BYTE_STREAM_SPLIT",
                      "candidates.list.element.prob": "BYTE_STREAM_SPLIT"},

@@ -26,6 +26,12 @@ std::string shard_path(const std::string& prefix, uint64_t index) {
 namespace {
 
 constexpr int64_t kDataPageBytes = int64_t{8} << 20;
+// Levels handed to a column encoder at once: more than a row group's leaf
+// holds (8192 rows of up to a few hundred candidates), so each leaf is one
+// batch and the encoder's buffers are sized once, not regrown by doubling
+// through 40 batches. Pages are cut at kDataPageBytes either way: the bytes
+// do not change.
+constexpr int64_t kWriteBatchLevels = int64_t{1} << 22;
 
 // Encoder settings, chosen for pack's speed (src/fold/README.md, "Writer
 // settings"); readers see the same values whatever they are.
@@ -62,7 +68,7 @@ ShardWriter::ShardWriter(ShardWriterOptions options)
   // skips a page by its index, and the level histograms serve no one.
   parquet_->page_index = false;
   parquet_->size_statistics = false;
-  parquet_->write_batch_rows = options_.row_group_rows;
+  parquet_->write_batch_rows = kWriteBatchLevels;
   // V2 pages keep the candidates' repetition and definition levels (already
   // RLE) out of zstd's input, and 8 MiB pages hold a row group's column chunk
   // in one page (mv's is 1.3 MB at 8192 rows of 40 candidates).
