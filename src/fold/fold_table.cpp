@@ -13,6 +13,9 @@ namespace manaka::fold {
 namespace {
 constexpr uint64_t kMinIndexSlots = 1024;
 constexpr uint64_t kMaxIds = UINT32_MAX - 1;  // ids fit u32 with one value spare
+// Index slots and links hold a record's offset / 8 in 32 bits, UINT32_MAX
+// being the end of a list.
+constexpr uint64_t kMaxRecordBytes = uint64_t{8} * UINT32_MAX;
 }  // namespace
 
 FoldTable::FoldTable(stream::PolicySource source)
@@ -20,22 +23,15 @@ FoldTable::FoldTable(stream::PolicySource source)
 
 void FoldTable::reserve(uint64_t records, uint64_t candidates) {
   records = std::min<uint64_t>(records, kMaxIds);
-  boards_.reserve(records * kBoardBytes);
+  records_.reserve(std::min(records * (kHeadBytes + kBoardBytes + 4) + candidates * 4, kMaxRecordBytes));
   groups_.reserve(records);
-  cand_begin_.reserve(records + 1);
-  next_.reserve(records);
-  mv_.reserve(candidates);
-  value_.reserve(candidates);
 }
 
 void FoldTable::clear() {
-  boards_.clear();
+  records_.clear();
+  record_count_ = 0;
   groups_.clear();
   std::fill(index_.begin(), index_.end(), 0);
-  cand_begin_.resize(1);
-  next_.clear();
-  mv_.clear();
-  value_.clear();
   wide_.clear();
   pending_head_ = pending_count_ = 0;
 }
@@ -53,20 +49,21 @@ void FoldTable::grow_index() {
   index_mask_ = mask;
 }
 
-uint32_t FoldTable::find_or_insert(const uint8_t* board, uint32_t tag) {
+// A slot is tag << 32 | (offset / 8 + 1): never 0, which marks an empty slot.
+uint32_t FoldTable::find_or_insert(uint64_t at, uint32_t tag) {
+  const uint8_t* board = board_at(at);
   uint64_t pos = tag & index_mask_;
   while (true) {
     const uint64_t e = index_[pos];
     if (e == 0) break;
     if ((e >> 32) == tag) {
-      const auto g = static_cast<uint32_t>((e & 0xFFFFFFFFull) - 1);
-      if (std::memcmp(boards_.data() + uint64_t{g} * kBoardBytes, board, kBoardBytes) == 0) return g;
+      const uint64_t first = ((e & 0xFFFFFFFFull) - 1) * 8;
+      if (std::memcmp(board_at(first), board, kBoardBytes) == 0) return head(first).group;
     }
     pos = (pos + 1) & index_mask_;
   }
   const auto g = static_cast<uint32_t>(groups_.size());
-  index_[pos] = (uint64_t{tag} << 32) | (uint64_t{g} + 1);
-  boards_.insert(boards_.end(), board, board + kBoardBytes);
+  index_[pos] = (uint64_t{tag} << 32) | (at / 8 + 1);
   groups_.emplace_back();
   if (groups_.size() * 2 > index_.size()) grow_index();
   return g;
@@ -75,31 +72,26 @@ uint32_t FoldTable::find_or_insert(const uint8_t* board, uint32_t tag) {
 Status FoldTable::add(const stream::RecordView& rec, uint64_t board_hash) {
   assert(rec.packed.size() == kBoardBytes && !rec.candidates.empty());
   assert(!index_.empty());  // not sealed
-  if (next_.size() >= kMaxIds) {
-    return Status::invalid("more than " + std::to_string(kMaxIds) +
-                           " records in one fold; split the work with --buckets");
+  const size_t n = rec.candidates.size();
+  const uint64_t at = records_.size(), bytes = record_bytes(n);
+  if (record_count_ >= kMaxIds || at + bytes > kMaxRecordBytes) {
+    return Status::invalid("more than " + std::to_string(record_count_) + " records (" + std::to_string(at) +
+                           " bytes) in one fold; split the work with --buckets");
   }
-  Pending p;
-  p.record = static_cast<uint32_t>(next_.size());
-  p.ply = rec.ply;
-  p.value_z = rec.value_z;
-  p.value_q = rec.value_q;
-  p.tag = static_cast<uint32_t>(board_hash >> 32);
-  std::memcpy(p.board.data(), rec.packed.data(), kBoardBytes);
-  __builtin_prefetch(&index_[p.tag & index_mask_]);
-  next_.push_back(kEnd);
-  // Sized once, then filled: a push_back per candidate checks the capacity each time.
-  const size_t at = mv_.size(), n = rec.candidates.size();
-  mv_.resize(at + n);
-  value_.resize(at + n);
-  uint16_t* mv = mv_.data() + at;
-  uint16_t* value = value_.data() + at;
+  records_.resize(at + bytes);
+  uint8_t* r = records_.data() + at;
+  const Head h{kEnd, kEnd, record_count_, 0, rec.value_q, static_cast<uint16_t>(n), rec.ply,
+               static_cast<int8_t>(rec.value_z), {}};
+  std::memcpy(r, &h, sizeof h);
+  std::memcpy(r + kHeadBytes, rec.packed.data(), kBoardBytes);
+  auto* mv = reinterpret_cast<uint16_t*>(r + kHeadBytes + kBoardBytes);
+  uint16_t* value = mv + n;
   if (source_ == stream::PolicySource::Visits) {
     for (size_t i = 0; i < n; ++i) {
       mv[i] = rec.candidates[i].mv;
       const uint32_t v = rec.candidates[i].visits;
       value[i] = v < kWide ? static_cast<uint16_t>(v) : kWide;
-      if (v >= kWide) [[unlikely]] wide_.push_back({at + i, v});
+      if (v >= kWide) [[unlikely]] wide_.push_back({value_offset(at, value, i), v});
     }
   } else {
     for (size_t i = 0; i < n; ++i) {
@@ -107,8 +99,15 @@ Status FoldTable::add(const stream::RecordView& rec, uint64_t board_hash) {
       value[i] = static_cast<uint16_t>(rec.candidates[i].cp);
     }
   }
-  cand_begin_.push_back(mv_.size());
+  ++record_count_;
 
+  Pending p;
+  p.at = at;
+  p.ply = rec.ply;
+  p.value_z = rec.value_z;
+  p.value_q = rec.value_q;
+  p.tag = static_cast<uint32_t>(board_hash >> 32);
+  __builtin_prefetch(&index_[p.tag & index_mask_]);
   if (pending_count_ == kLookahead) {
     join_group(pending_[pending_head_]);
     pending_head_ = (pending_head_ + 1) % kLookahead;
@@ -136,29 +135,31 @@ void FoldTable::seal() {
 // Records join in the order add() saw them, so each group's list, and with
 // it the candidate order and the float sums, follows the input order.
 void FoldTable::join_group(const Pending& p) {
-  const uint32_t g = find_or_insert(p.board.data(), p.tag);
+  const uint32_t g = find_or_insert(p.at, p.tag);
   Group& grp = groups_[g];
+  const auto link = static_cast<uint32_t>(p.at / 8);
   if (grp.weight == 0) {
-    grp.first = p.record;
+    grp.first = p.at;
     grp.ply = p.ply;
+    set(p.at, offsetof(Head, group), g);
   } else {
-    next_[grp.last] = p.record;
+    set(uint64_t{head(grp.first).last} * 8, offsetof(Head, next), link);
     grp.ply = p.ply < grp.ply ? p.ply : grp.ply;
   }
-  grp.last = p.record;
+  set(grp.first, offsetof(Head, last), link);
   ++grp.weight;
   grp.sum_z += static_cast<int64_t>(p.value_z);  // validated: exactly -1, 0 or 1
   grp.sum_q += static_cast<double>(p.value_q);
 }
 
-// wide_'s first entry at candidate i or later (wide_ is sorted by candidate).
-std::vector<FoldTable::Wide>::const_iterator FoldTable::wide_from(uint64_t i) const {
-  return std::lower_bound(wide_.begin(), wide_.end(), i, [](const Wide& w, uint64_t at) { return w.at < at; });
+// wide_'s first entry at byte offset `at` or later (wide_ is sorted).
+std::vector<FoldTable::Wide>::const_iterator FoldTable::wide_from(uint64_t at) const {
+  return std::lower_bound(wide_.begin(), wide_.end(), at, [](const Wide& w, uint64_t x) { return w.at < x; });
 }
 
-uint32_t FoldTable::wide_visits(uint64_t i) const {
-  const auto it = wide_from(i);
-  assert(it != wide_.end() && it->at == i);
+uint32_t FoldTable::wide_visits(uint64_t at) const {
+  const auto it = wide_from(at);
+  assert(it != wide_.end() && it->at == at);
   return it->visits;
 }
 
@@ -168,52 +169,60 @@ bool FoldTable::any_wide(uint64_t lo, uint64_t hi) const {
   return it != wide_.end() && it->at < hi;
 }
 
-Status FoldTable::emit_to(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch,
+Status FoldTable::emit_to(uint64_t at, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch,
                           shard::ShardSink& sink) const {
-  const Group& grp = groups_[group];
-  const uint64_t lo = cand_begin_[grp.first], hi = cand_begin_[grp.first + 1];
-  if (grp.weight != 1 || source_ != stream::PolicySource::Visits || any_wide(lo, hi)) {
-    emit(group, rule, row, scratch);
+  const Head h = head(at);
+  if (h.next != kEnd || source_ != stream::PolicySource::Visits || any_wide(at, at + record_bytes(h.n))) {
+    emit_row(at, rule, row, scratch);
     return sink.append(row);
   }
-  emit_head(group, row);
-  MANAKA_ASSIGN_OR_RETURN(shard::CandidateSlots slots, sink.open_row(row, hi - lo));
-  std::copy(mv_.begin() + static_cast<ptrdiff_t>(lo), mv_.begin() + static_cast<ptrdiff_t>(hi), slots.mv.begin());
-  normalise_visits(std::span<const uint16_t>(value_.data() + lo, hi - lo), slots.prob);
+  emit_head(at, h, row);
+  MANAKA_ASSIGN_OR_RETURN(shard::CandidateSlots slots, sink.open_row(row, h.n));
+  const uint16_t* mv = mv_at(at);
+  std::copy(mv, mv + h.n, slots.mv.begin());
+  normalise_visits(std::span<const uint16_t>(value_at(at, h.n), h.n), slots.prob);
   return sink.close_row();
 }
 
-void FoldTable::emit_head(uint32_t group, shard::Row& row) const {
+// A group of one record: its own ply and values are the group's (the means
+// of one value are the value, as the group's sums would give them).
+void FoldTable::emit_head(uint64_t at, const Head& h, shard::Row& row) const {
   assert(pending_count_ == 0);
-  const Group& grp = groups_[group];
-  std::memcpy(row.packed.data(), boards_.data() + uint64_t{group} * kBoardBytes, kBoardBytes);
+  std::memcpy(row.packed.data(), board_at(at), kBoardBytes);
+  if (h.next == kEnd) {
+    row.ply = h.ply;
+    row.weight = 1;
+    row.value_z = static_cast<float>(h.value_z);
+    row.value_q = h.value_q;
+    return;
+  }
+  const Group& grp = groups_[h.group];
   row.ply = grp.ply;
   row.weight = grp.weight;
   row.value_z = static_cast<float>(static_cast<double>(grp.sum_z) / grp.weight);
   row.value_q = static_cast<float>(grp.sum_q / grp.weight);
 }
 
-void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch) const {
-  const Group& grp = groups_[group];
-  emit_head(group, row);
+void FoldTable::emit_row(uint64_t first, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch) const {
+  const Head h = head(first);
+  emit_head(first, h, row);
   row.clear_candidates();
   const bool by_visits = source_ == stream::PolicySource::Visits;
 
-  if (grp.weight == 1) {  // most rows: nothing to merge, the record's list as is
-    const uint64_t lo = cand_begin_[grp.first], hi = cand_begin_[grp.first + 1];
-    const size_t n = hi - lo;
-    row.mv.assign(mv_.begin() + static_cast<ptrdiff_t>(lo), mv_.begin() + static_cast<ptrdiff_t>(hi));
+  if (h.next == kEnd) {  // most rows: nothing to merge, the record's list as is
+    const size_t n = h.n;
+    const uint16_t* mv = mv_at(first);
+    const uint16_t* value = value_at(first, n);
+    row.mv.assign(mv, mv + n);
     row.prob.resize(n);
     if (by_visits) {
       scratch.visits.resize(n);
-      for (size_t i = 0; i < n; ++i) scratch.visits[i] = visits_at(lo + i);
+      for (size_t i = 0; i < n; ++i) scratch.visits[i] = visits_at(first, value, i);
       row.cp.assign(n, shard::kNullCp);
       normalise_visits(scratch.visits, row.prob);
     } else {
       row.cp.resize(n);
-      for (size_t i = 0; i < n; ++i) {
-        row.cp[i] = static_cast<int16_t>(static_cast<uint16_t>(value_[lo + i]));
-      }
+      for (size_t i = 0; i < n; ++i) row.cp[i] = static_cast<int16_t>(value[i]);
       rule.cp_prob(row.cp, row.packed[shard::kSideToMoveByte], scratch.turned, row.prob);
     }
     return;
@@ -223,25 +232,29 @@ void FoldTable::emit(uint32_t group, const PolicyRule& rule, shard::Row& row, Em
   scratch.visits.clear();
   scratch.cp_sum.clear();
   scratch.listed.clear();
-  for (uint32_t r = grp.first; r != kEnd; r = next_[r]) {
-    for (uint64_t i = cand_begin_[r]; i < cand_begin_[r + 1]; ++i) {
-      const uint16_t mv = mv_[i];
-      int32_t s = scratch.slot[mv];
+  for (uint64_t at = first;;) {
+    const Head r = head(at);
+    const uint16_t* mv = mv_at(at);
+    const uint16_t* value = value_at(at, r.n);
+    for (size_t i = 0; i < r.n; ++i) {
+      int32_t s = scratch.slot[mv[i]];
       if (s < 0) {
         s = static_cast<int32_t>(row.mv.size());
-        scratch.slot[mv] = s;
-        row.mv.push_back(mv);
+        scratch.slot[mv[i]] = s;
+        row.mv.push_back(mv[i]);
         scratch.visits.push_back(0);
         scratch.cp_sum.push_back(0);
         scratch.listed.push_back(0);
       }
       if (by_visits) {
-        scratch.visits[s] += visits_at(i);
+        scratch.visits[s] += visits_at(at, value, i);
       } else {
-        scratch.cp_sum[s] += static_cast<int16_t>(static_cast<uint16_t>(value_[i]));
+        scratch.cp_sum[s] += static_cast<int16_t>(value[i]);
       }
       ++scratch.listed[s];
     }
+    if (r.next == kEnd) break;
+    at = uint64_t{r.next} * 8;
   }
   for (uint16_t mv : row.mv) scratch.slot[mv] = -1;
 

@@ -14,23 +14,36 @@
 // prob is derived last, in emit(), from the merged list (fold/policy.h).
 //
 // Memory, for R records, G groups and C candidates in all:
-//   boards     G x 96 bytes, one arena, in group order
-//   groups     G x 32 bytes (first/last record, weight, min ply, sums)
+//   records    one arena of R records in add() order, each 8-aligned and
+//              contiguous: a 32-byte head (the next and last record of its
+//              group as offset / 8, record number, group, candidate count,
+//              the record's own ply, value_z and value_q), the board's 96
+//              bytes, mv u16[n], visits or cp as u16[n]: 128 + 4n bytes,
+//              rounded up to 8
+//   groups     G x 32 bytes (first record's offset, weight, min ply, sums)
 //   index      open addressing, 2^k u64 slots at load <= 1/2; a slot is
-//              (high 32 bits of the board hash) << 32 | (group + 1)
-//   records    R x 12 bytes (candidate offset u64, next record in group u32)
-//   candidates C x 4 bytes (mv u16, visits or cp as u16); a visit count of
-//              65535 or more (rare: self-play searches are a few thousand
-//              visits) is kept aside in `wide`, 12 bytes each
+//              (high 32 bits of the board hash) << 32 | (first record's
+//              offset / 8 + 1), so a probe reads the board it compares with
+//              straight away
+//   wide       a visit count of 65535 or more (rare: self-play searches are
+//              a few thousand visits), kept aside, 16 bytes each
+// A shuffled emit reaches a row by its first record (row_of): the row of one
+// record (most rows) is then one contiguous run of about 5 cache lines,
+// where separate arrays for the groups, boards, record starts, links, moves
+// and values cost a cache miss and a page walk each (src/fold/README.md,
+// "Records in one piece").
 // Each arena is a MappedVector (fold/mapped_vector.h), returned to the system
-// when the table goes. Nothing per group is allocated on its own: a group's records are a linked
-// list through `records`, walked once when the row is emitted.
+// when the table goes. Nothing per group is allocated on its own: a group's
+// records are a linked list through their heads, walked once when the row is
+// emitted.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <utility>
 #include <vector>
@@ -73,11 +86,11 @@ class FoldTable {
     assert(pending_count_ == 0);
     return static_cast<uint32_t>(groups_.size());
   }
-  uint64_t records() const { return next_.size(); }
+  uint64_t records() const { return record_count_; }
   uint32_t weight(uint32_t group) const { return groups_[group].weight; }
   // The group's first record (records are numbered in add() order). Groups
   // are numbered in the order of their first records.
-  uint32_t first_record(uint32_t group) const { return groups_[group].first; }
+  uint32_t first_record(uint32_t group) const { return head(groups_[group].first).record; }
 
   // emit()'s working memory: one per thread emitting at once (the table
   // itself is only read by emit()).
@@ -92,44 +105,36 @@ class FoldTable {
   // Group g's folded row, prob derived by `rule`; row's vectors are reused.
   // The form with a scratch may run on several threads at once.
   void emit(uint32_t group, const PolicyRule& rule, shard::Row& row) { emit(group, rule, row, scratch_); }
-  void emit(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch) const;
-
-  // Emits the groups in the order given, calling sink(const shard::Row&) ->
-  // Status for each; stops at the first error. Groups in a random order
-  // touch memory at random, so this walks the order with software
-  // prefetches running ahead of it in stages (group, then its board and
-  // first record, then that record's candidates).
-  template <typename Sink>
-  Status emit_in_order(std::span<const uint32_t> order, const PolicyRule& rule, Sink&& sink) {
-    return emit_in_order(order, rule, scratch_, std::forward<Sink>(sink));
-  }
-  template <typename Sink>
-  Status emit_in_order(std::span<const uint32_t> order, const PolicyRule& rule, EmitScratch& scratch,
-                       Sink&& sink) const {
-    return emit_each(order.size(), [&](size_t k) { return GroupRef{this, order[k]}; }, rule, scratch,
-                     std::forward<Sink>(sink));
+  void emit(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch) const {
+    emit_row(row_of(group), rule, row, scratch);
   }
 
-  // emit() into a shard: a row of one record with visit counts (most
+  // A group's row by where its first record lies, the handle a shuffled emit
+  // walks: a row of one record (most rows) is then read from that record
+  // alone, one contiguous run of memory, without the group's entry.
+  uint64_t row_of(uint32_t group) const { return groups_[group].first; }
+  void emit_row(uint64_t row_ref, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch) const;
+
+  // emit_row() into a shard: a row of one record with visit counts (most
   // self-play rows) goes straight into the sink's row group, its mv and prob
-  // written in place (no Row, no copy of it); any other through emit() and
-  // sink.append(). The same values either way.
-  Status emit_to(uint32_t group, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch,
+  // written in place (no Row, no copy of it); any other through emit_row()
+  // and sink.append(). The same values either way.
+  Status emit_to(uint64_t row_ref, const PolicyRule& rule, shard::Row& row, EmitScratch& scratch,
                  shard::ShardSink& sink) const;
 
-  // A group of one of several tables (a fold split by board hash, each part
+  // A row of one of several tables (a fold split by board hash, each part
   // folded on its own thread).
-  struct GroupRef {
+  struct RowRef {
     const FoldTable* table;
-    uint32_t group;
+    uint64_t row;  // row_of(group)
   };
-  // Calls visit(GroupRef) -> Status for at(0), ..., at(n - 1) (at(k) ->
-  // GroupRef), prefetching ahead as emit_in_order does; stops at the first error.
+  // Calls visit(RowRef) -> Status for at(0), ..., at(n - 1) (at(k) ->
+  // RowRef); stops at the first error. Rows in a random order touch memory
+  // at random, so this walks the order with software prefetches running
+  // ahead of it in two stages (a record's head and board, then the rest of
+  // it and, for a row of several records, its group).
   template <typename At, typename Visit>
   static Status visit_each(size_t n, At&& at, Visit&& visit);
-  // Emits rows at(0), ..., at(n - 1) through emit() and sink(const Row&).
-  template <typename At, typename Sink>
-  static Status emit_each(size_t n, At&& at, const PolicyRule& rule, EmitScratch& scratch, Sink&& sink);
 
   // Drops every record and group, keeping the arenas' memory for the next
   // fold: a table reused spool after spool (--buckets) faults its pages in
@@ -137,68 +142,108 @@ class FoldTable {
   void clear();
 
  private:
+  // A record's head in records_; the board, mv[n] and value[n] follow it.
+  // Links are offsets / 8 (records_ stays under 32 GiB, kMaxRecordBytes).
+  // The record's own ply and values are kept for the row of one record.
+  struct Head {
+    uint32_t next;    // the group's next record, kEnd for none
+    uint32_t last;    // a group's first record only: the group's last record
+    uint32_t record;  // add() order
+    uint32_t group;
+    float value_q;
+    uint16_t n;       // candidates
+    uint16_t ply;
+    int8_t value_z;   // validated: -1, 0 or 1
+    uint8_t unused[7];
+  };
+  static constexpr uint64_t kHeadBytes = sizeof(Head);
+  static_assert(kHeadBytes == 32 && (kHeadBytes + shard::kPackedLen) % 8 == 0);
   struct Group {
-    uint32_t first = 0, last = 0;  // records, linked through next_
+    uint64_t first = 0;  // the first record's offset in records_
+    double sum_q = 0.0;
+    int64_t sum_z = 0;
     uint32_t weight = 0;
     uint16_t ply = 0;
-    int64_t sum_z = 0;
-    double sum_q = 0.0;
   };
+  static_assert(sizeof(Group) == 32);
   static constexpr uint32_t kEnd = UINT32_MAX;
   static constexpr size_t kLookahead = 16;
 
-  // A record whose candidates are stored but whose group is not yet known.
+  // A record stored, whose group is not yet known.
   struct Pending {
-    uint32_t record;
+    uint64_t at;  // offset in records_
     uint16_t ply;
     float value_z, value_q;
     uint32_t tag;  // high 32 bits of the board hash
-    std::array<uint8_t, shard::kPackedLen> board;
   };
 
-  void join_group(const Pending& p);
-  void emit_head(uint32_t group, shard::Row& row) const;  // the row's fields but its candidates
-  uint32_t find_or_insert(const uint8_t* board, uint32_t tag);
-  void prefetch_group(uint32_t g) const { __builtin_prefetch(&groups_[g]); }
-  void prefetch_record_of(uint32_t g) const {
-    const uint8_t* b = boards_.data() + uint64_t{g} * shard::kPackedLen;
-    __builtin_prefetch(b);
-    __builtin_prefetch(b + shard::kPackedLen - 1);
-    const uint32_t r = groups_[g].first;
-    __builtin_prefetch(&cand_begin_[r]);
-    __builtin_prefetch(&next_[r]);
+  // Bytes a record of n candidates takes in records_ (8-aligned).
+  static uint64_t record_bytes(size_t n) { return (kHeadBytes + shard::kPackedLen + 4 * n + 7) & ~uint64_t{7}; }
+  Head head(uint64_t at) const {
+    Head h;
+    std::memcpy(&h, records_.data() + at, sizeof h);
+    return h;
   }
-  void prefetch_candidates_of(uint32_t g) const {
-    const uint64_t c = cand_begin_[groups_[g].first];
-    __builtin_prefetch(&mv_[c]);
-    __builtin_prefetch(&value_[c]);
+  template <typename T>
+  void set(uint64_t at, size_t field, T value) { std::memcpy(records_.data() + at + field, &value, sizeof value); }
+  const uint8_t* board_at(uint64_t at) const { return records_.data() + at + kHeadBytes; }
+  const uint16_t* mv_at(uint64_t at) const {
+    return reinterpret_cast<const uint16_t*>(records_.data() + at + kHeadBytes + shard::kPackedLen);
+  }
+  // The values (visits or cp bits) of a record of n candidates.
+  const uint16_t* value_at(uint64_t at, size_t n) const { return mv_at(at) + n; }
+
+  void join_group(const Pending& p);
+  // The row's fields but its candidates, from the record when it is the
+  // group's only one, else from the group.
+  void emit_head(uint64_t at, const Head& h, shard::Row& row) const;
+  // The group of the record at `at` (a new one when its board is new).
+  uint32_t find_or_insert(uint64_t at, uint32_t tag);
+  // A record's head, its board and its first moves: the first three lines.
+  void prefetch_head(uint64_t at) const {
+    const uint8_t* r = records_.data() + at;
+    __builtin_prefetch(r);
+    __builtin_prefetch(r + 64);
+    __builtin_prefetch(r + 127);
+  }
+  // The rest of the record, its head now at hand, and its group's entry when
+  // the row has several records.
+  void prefetch_rest(uint64_t at) const {
+    const Head h = head(at);
+    const uint8_t* r = records_.data() + at;
+    const uint8_t* end = r + record_bytes(h.n);
+    for (const uint8_t* p = r + 192; p < end; p += 64) __builtin_prefetch(p);
+    if (h.next != kEnd) __builtin_prefetch(&groups_[h.group]);
   }
   void grow_index();
 
-  // A candidate's visits: value_[i], or its entry in wide_ when value_[i] is kWide.
-  uint32_t visits_at(uint64_t i) const { return value_[i] != kWide ? value_[i] : wide_visits(i); }
+  // A candidate's visits: value[i] of the record at `at`, or its entry in
+  // wide_ when that is kWide.
+  uint32_t visits_at(uint64_t at, const uint16_t* value, size_t i) const {
+    return value[i] != kWide ? value[i] : wide_visits(value_offset(at, value, i));
+  }
+  uint64_t value_offset(uint64_t at, const uint16_t* value, size_t i) const {
+    return at + static_cast<uint64_t>(reinterpret_cast<const uint8_t*>(value + i) - (records_.data() + at));
+  }
 
   stream::PolicySource source_;
-  MappedVector<uint8_t> boards_;
+  MappedVector<uint8_t> records_;
+  uint32_t record_count_ = 0;
   MappedVector<Group> groups_;
   MappedVector<uint64_t> index_;
   uint64_t index_mask_ = 0;
-  MappedVector<uint64_t> cand_begin_{0};  // record r's candidates: [begin[r], begin[r+1])
-  MappedVector<uint32_t> next_;
-  MappedVector<uint16_t> mv_;
   // Visits, or cp as uint16 bits: 2 bytes a candidate instead of 4 saves a
   // sixth of the fold's memory (a gigabyte's arenas for 2M records) and a
   // cache line of emit's random reads a row.
-  MappedVector<uint16_t> value_;
   static constexpr uint16_t kWide = UINT16_MAX;  // visits >= kWide: see wide_
   struct Wide {
-    uint64_t at;  // the candidate's index; ascending, as add() appends
+    uint64_t at;  // the value's byte offset in records_; ascending, as add() appends
     uint32_t visits;
   };
   std::vector<Wide> wide_;
-  std::vector<Wide>::const_iterator wide_from(uint64_t i) const;
-  uint32_t wide_visits(uint64_t i) const;
-  // Whether any of candidates [lo, hi) is wide.
+  std::vector<Wide>::const_iterator wide_from(uint64_t at) const;
+  uint32_t wide_visits(uint64_t at) const;
+  // Whether any value in bytes [lo, hi) of records_ is wide.
   bool any_wide(uint64_t lo, uint64_t hi) const;
   std::array<Pending, kLookahead> pending_;  // a ring
   size_t pending_head_ = 0, pending_count_ = 0;
@@ -208,26 +253,15 @@ class FoldTable {
 
 template <typename At, typename Visit>
 Status FoldTable::visit_each(size_t n, At&& at, Visit&& visit) {
-  constexpr size_t kFar = 24, kMid = 12, kNear = 6;  // rows ahead of the one emitted
-  for (size_t k = 0; k < std::min(n, kFar); ++k) { const GroupRef g = at(k); g.table->prefetch_group(g.group); }
-  for (size_t k = 0; k < std::min(n, kMid); ++k) { const GroupRef g = at(k); g.table->prefetch_record_of(g.group); }
-  for (size_t k = 0; k < std::min(n, kNear); ++k) { const GroupRef g = at(k); g.table->prefetch_candidates_of(g.group); }
+  constexpr size_t kFar = 16, kNear = 8;  // rows ahead of the one emitted
+  for (size_t k = 0; k < std::min(n, kFar); ++k) { const RowRef r = at(k); r.table->prefetch_head(r.row); }
+  for (size_t k = 0; k < std::min(n, kNear); ++k) { const RowRef r = at(k); r.table->prefetch_rest(r.row); }
   for (size_t k = 0; k < n; ++k) {
-    if (k + kFar < n) { const GroupRef g = at(k + kFar); g.table->prefetch_group(g.group); }
-    if (k + kMid < n) { const GroupRef g = at(k + kMid); g.table->prefetch_record_of(g.group); }
-    if (k + kNear < n) { const GroupRef g = at(k + kNear); g.table->prefetch_candidates_of(g.group); }
+    if (k + kFar < n) { const RowRef r = at(k + kFar); r.table->prefetch_head(r.row); }
+    if (k + kNear < n) { const RowRef r = at(k + kNear); r.table->prefetch_rest(r.row); }
     MANAKA_RETURN_NOT_OK(visit(at(k)));
   }
   return Status();
-}
-
-template <typename At, typename Sink>
-Status FoldTable::emit_each(size_t n, At&& at, const PolicyRule& rule, EmitScratch& scratch, Sink&& sink) {
-  shard::Row row;
-  return visit_each(n, at, [&](const GroupRef g) {
-    g.table->emit(g.group, rule, row, scratch);
-    return sink(static_cast<const shard::Row&>(row));
-  });
 }
 
 }  // namespace manaka::fold

@@ -27,7 +27,7 @@ constexpr uint64_t kMinRecordBytes = stream::kRecordFixedSize + kBoardBytes + st
 void reserve_for(FoldTable& table, uint64_t input_bytes, uint64_t budget) {
   const uint64_t records = input_bytes / kMinRecordBytes;
   const uint64_t cands = input_bytes / stream::kCandidateSize;
-  const uint64_t want = records * (kBoardBytes + 32 + 12) + cands * 4;
+  const uint64_t want = records * (kBoardBytes + 32 + 32 + 4) + cands * 4;  // head, board, group, padding
   if (want < budget) table.reserve(records, cands);
 }
 
@@ -77,10 +77,12 @@ Status fold_part(const PackContext& ctx, uint32_t p, uint32_t parts, Progress* p
   return Status();
 }
 
-// A group of part p: p << 32 | group.
-uint64_t group_ref(size_t p, uint32_t group) { return uint64_t{p} << 32 | group; }
+// A row of part p: p << kPartShift | the row's place in its table
+// (FoldTable::row_of, under 2^35).
+constexpr int kPartShift = 56;
+uint64_t row_ref(size_t p, uint64_t row) { return uint64_t{p} << kPartShift | row; }
 
-// The parts' groups in the order one table would have numbered them (by
+// The parts' rows in the order one table would have numbered its groups (by
 // first record): a merge of the parts' lists, each already in that order.
 MappedVector<uint64_t> merge_groups(const std::vector<std::unique_ptr<FoldPart>>& parts) {
   uint64_t total = 0;
@@ -94,7 +96,7 @@ MappedVector<uint64_t> merge_groups(const std::vector<std::unique_ptr<FoldPart>>
     for (size_t p = 0; p < parts.size(); ++p) {
       if (next[p] < parts[p]->firsts.size() && (best == parts.size() || first_of(p) < first_of(best))) best = p;
     }
-    out.push_back(group_ref(best, next[best]++));
+    out.push_back(row_ref(best, parts[best]->table.row_of(next[best]++)));
   }
   return out;
 }
@@ -151,11 +153,11 @@ Status pack_in_memory(PackContext& ctx) {
     FoldTable::EmitScratch scratch;
     const auto rows = std::span<const uint64_t>(order).subspan(sink.first_row(), sink.rows());
     auto at = [&](size_t k) {
-      return FoldTable::GroupRef{&parts[rows[k] >> 32]->table, static_cast<uint32_t>(rows[k])};
+      return FoldTable::RowRef{&parts[rows[k] >> kPartShift]->table, rows[k] & ((uint64_t{1} << kPartShift) - 1)};
     };
     shard::Row row;
-    return FoldTable::visit_each(rows.size(), at, [&](const FoldTable::GroupRef g) {
-      MANAKA_RETURN_NOT_OK(g.table->emit_to(g.group, ctx.rule, row, scratch, sink));
+    return FoldTable::visit_each(rows.size(), at, [&](const FoldTable::RowRef r) {
+      MANAKA_RETURN_NOT_OK(r.table->emit_to(r.row, ctx.rule, row, scratch, sink));
       PackContext::count(row, tally);  // its head is the row's (weight counted)
       return Status();
     });
