@@ -80,7 +80,7 @@ Status FoldTable::add(const stream::RecordView& rec, uint64_t board_hash) {
   }
   records_.resize(at + bytes);
   uint8_t* r = records_.data() + at;
-  const Head h{kEnd, kEnd, record_count_, 0, rec.value_q, static_cast<uint16_t>(n), rec.ply,
+  const Head h{kEnd, record_count_, 0, rec.value_q, static_cast<uint16_t>(n), rec.ply,
                static_cast<int8_t>(rec.value_z), {}};
   std::memcpy(r, &h, sizeof h);
   std::memcpy(r + kHeadBytes, rec.packed.data(), kBoardBytes);
@@ -137,16 +137,15 @@ void FoldTable::seal() {
 void FoldTable::join_group(const Pending& p) {
   const uint32_t g = find_or_insert(p.at, p.tag);
   Group& grp = groups_[g];
-  const auto link = static_cast<uint32_t>(p.at / 8);
   if (grp.weight == 0) {
     grp.first = p.at;
     grp.ply = p.ply;
     set(p.at, offsetof(Head, group), g);
-  } else {
-    set(uint64_t{head(grp.first).last} * 8, offsetof(Head, next), link);
+  } else {  // right after the first record (Head)
+    set(p.at, offsetof(Head, next), head(grp.first).next);
+    set(grp.first, offsetof(Head, next), static_cast<uint32_t>(p.at / 8));
     grp.ply = p.ply < grp.ply ? p.ply : grp.ply;
   }
-  set(grp.first, offsetof(Head, last), link);
   ++grp.weight;
   grp.sum_z += static_cast<int64_t>(p.value_z);  // validated: exactly -1, 0 or 1
   grp.sum_q += static_cast<double>(p.value_q);
@@ -228,11 +227,18 @@ void FoldTable::emit_row(uint64_t first, const PolicyRule& rule, shard::Row& row
     return;
   }
 
+  // The records in add() order: the first, then the rest of the list reversed.
+  scratch.chain.assign(1, first);
+  for (uint32_t next = h.next; next != kEnd; next = head(uint64_t{next} * 8).next) {
+    scratch.chain.push_back(uint64_t{next} * 8);
+  }
+  std::reverse(scratch.chain.begin() + 1, scratch.chain.end());
+
   // Merge: one slot per distinct mv, in order of first appearance.
   scratch.visits.clear();
   scratch.cp_sum.clear();
   scratch.listed.clear();
-  for (uint64_t at = first;;) {
+  for (const uint64_t at : scratch.chain) {
     const Head r = head(at);
     const uint16_t* mv = mv_at(at);
     const uint16_t* value = value_at(at, r.n);
@@ -253,8 +259,6 @@ void FoldTable::emit_row(uint64_t first, const PolicyRule& rule, shard::Row& row
       }
       ++scratch.listed[s];
     }
-    if (r.next == kEnd) break;
-    at = uint64_t{r.next} * 8;
   }
   for (uint16_t mv : row.mv) scratch.slot[mv] = -1;
 

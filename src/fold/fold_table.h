@@ -15,11 +15,11 @@
 //
 // Memory, for R records, G groups and C candidates in all:
 //   records    one arena of R records in add() order, each 8-aligned and
-//              contiguous: a 32-byte head (the next and last record of its
-//              group as offset / 8, record number, group, candidate count,
-//              the record's own ply, value_z and value_q), the board's 96
-//              bytes, mv u16[n], visits or cp as u16[n]: 128 + 4n bytes,
-//              rounded up to 8
+//              contiguous: a 24-byte head (the next record of its group as
+//              offset / 8, record number, group, candidate count, the
+//              record's own ply, value_z and value_q), the board's 96 bytes,
+//              mv u16[n], visits or cp as u16[n]: 120 + 4n bytes, rounded up
+//              to 8
 //   groups     G x 32 bytes (first record's offset, weight, min ply, sums)
 //   index      open addressing, 2^k u64 slots at load <= 1/2; a slot is
 //              (high 32 bits of the board hash) << 32 | (first record's
@@ -100,6 +100,7 @@ class FoldTable {
     std::vector<int64_t> cp_sum;
     std::vector<uint32_t> listed;
     std::vector<int16_t> turned;  // cp in the side to move's view (PolicyRule::cp_prob)
+    std::vector<uint64_t> chain;  // a group's records in add() order
   };
 
   // Group g's folded row, prob derived by `rule`; row's vectors are reused.
@@ -145,19 +146,21 @@ class FoldTable {
   // A record's head in records_; the board, mv[n] and value[n] follow it.
   // Links are offsets / 8 (records_ stays under 32 GiB, kMaxRecordBytes).
   // The record's own ply and values are kept for the row of one record.
+  // A group's list is its first record, then the others newest first (a
+  // record joins right after the first: no link to the last is kept), and
+  // is read in add() order by emit_row.
   struct Head {
-    uint32_t next;    // the group's next record, kEnd for none
-    uint32_t last;    // a group's first record only: the group's last record
+    uint32_t next;    // the list's next record, kEnd for none
     uint32_t record;  // add() order
     uint32_t group;
     float value_q;
     uint16_t n;       // candidates
     uint16_t ply;
     int8_t value_z;   // validated: -1, 0 or 1
-    uint8_t unused[7];
+    uint8_t unused[3];
   };
   static constexpr uint64_t kHeadBytes = sizeof(Head);
-  static_assert(kHeadBytes == 32 && (kHeadBytes + shard::kPackedLen) % 8 == 0);
+  static_assert(kHeadBytes == 24 && (kHeadBytes + shard::kPackedLen) % 8 == 0);
   struct Group {
     uint64_t first = 0;  // the first record's offset in records_
     double sum_q = 0.0;
