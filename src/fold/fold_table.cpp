@@ -75,8 +75,9 @@ Status FoldTable::add(const stream::RecordView& rec, uint64_t board_hash) {
   const size_t n = rec.candidates.size();
   const uint64_t at = records_.size(), bytes = record_bytes(n);
   if (record_count_ >= kMaxIds || at + bytes > kMaxRecordBytes) {
-    return Status::invalid("more than " + std::to_string(record_count_) + " records (" + std::to_string(at) +
-                           " bytes) in one fold; split the work with --buckets");
+    return Status::invalid(std::to_string(record_count_) + " records (" + std::to_string(at) +
+                           " bytes) fill one fold table, which holds at most " + std::to_string(kMaxIds) +
+                           " records and 32 GiB of them; split the work with --buckets");
   }
   records_.resize(at + bytes);
   uint8_t* r = records_.data() + at;
