@@ -21,10 +21,20 @@ constexpr uint64_t kMaxRecordBytes = uint64_t{8} * UINT32_MAX;
 FoldTable::FoldTable(stream::PolicySource source)
     : source_(source), index_(kMinIndexSlots, 0), index_mask_(kMinIndexSlots - 1) {}
 
+// A record's head and board, 4 bytes of padding at most, 4 bytes a candidate.
+uint64_t FoldTable::arena_bytes(uint64_t records, uint64_t candidates) {
+  return std::min(std::min<uint64_t>(records, kMaxIds) * (kHeadBytes + kBoardBytes + 4) + candidates * 4,
+                  kMaxRecordBytes);
+}
+
+// And a group a record at most.
+uint64_t FoldTable::reserve_bytes(uint64_t records, uint64_t candidates) {
+  return arena_bytes(records, candidates) + std::min<uint64_t>(records, kMaxIds) * sizeof(Group);
+}
+
 void FoldTable::reserve(uint64_t records, uint64_t candidates) {
-  records = std::min<uint64_t>(records, kMaxIds);
-  records_.reserve(std::min(records * (kHeadBytes + kBoardBytes + 4) + candidates * 4, kMaxRecordBytes));
-  groups_.reserve(records);
+  records_.reserve(arena_bytes(records, candidates));
+  groups_.reserve(std::min<uint64_t>(records, kMaxIds));
 }
 
 void FoldTable::clear() {
@@ -92,7 +102,7 @@ Status FoldTable::add(const stream::RecordView& rec, uint64_t board_hash) {
       mv[i] = rec.candidates[i].mv;
       const uint32_t v = rec.candidates[i].visits;
       value[i] = v < kWide ? static_cast<uint16_t>(v) : kWide;
-      if (v >= kWide) [[unlikely]] wide_.push_back({value_offset(at, value, i), v});
+      if (v >= kWide) [[unlikely]] wide_.push_back({offset_of(value + i), v});
     }
   } else {
     for (size_t i = 0; i < n; ++i) {
@@ -102,12 +112,7 @@ Status FoldTable::add(const stream::RecordView& rec, uint64_t board_hash) {
   }
   ++record_count_;
 
-  Pending p;
-  p.at = at;
-  p.ply = rec.ply;
-  p.value_z = rec.value_z;
-  p.value_q = rec.value_q;
-  p.tag = static_cast<uint32_t>(board_hash >> 32);
+  const Pending p{at, static_cast<uint32_t>(board_hash >> 32)};
   __builtin_prefetch(&index_[p.tag & index_mask_]);
   if (pending_count_ == kLookahead) {
     join_group(pending_[pending_head_]);
@@ -137,19 +142,20 @@ void FoldTable::seal() {
 // it the candidate order and the float sums, follows the input order.
 void FoldTable::join_group(const Pending& p) {
   const uint32_t g = find_or_insert(p.at, p.tag);
+  const Head h = head(p.at);
   Group& grp = groups_[g];
   if (grp.weight == 0) {
     grp.first = p.at;
-    grp.ply = p.ply;
+    grp.ply = h.ply;
     set(p.at, offsetof(Head, group), g);
   } else {  // right after the first record (Head)
     set(p.at, offsetof(Head, next), head(grp.first).next);
     set(grp.first, offsetof(Head, next), static_cast<uint32_t>(p.at / 8));
-    grp.ply = p.ply < grp.ply ? p.ply : grp.ply;
+    grp.ply = h.ply < grp.ply ? h.ply : grp.ply;
   }
   ++grp.weight;
-  grp.sum_z += static_cast<int64_t>(p.value_z);  // validated: exactly -1, 0 or 1
-  grp.sum_q += static_cast<double>(p.value_q);
+  grp.sum_z += h.value_z;
+  grp.sum_q += static_cast<double>(h.value_q);
 }
 
 // wide_'s first entry at byte offset `at` or later (wide_ is sorted).
@@ -217,7 +223,7 @@ void FoldTable::emit_row(uint64_t first, const PolicyRule& rule, shard::Row& row
     row.prob.resize(n);
     if (by_visits) {
       scratch.visits.resize(n);
-      for (size_t i = 0; i < n; ++i) scratch.visits[i] = visits_at(first, value, i);
+      for (size_t i = 0; i < n; ++i) scratch.visits[i] = visits_at(value + i);
       row.cp.assign(n, shard::kNullCp);
       normalise_visits(scratch.visits, row.prob);
     } else {
@@ -254,7 +260,7 @@ void FoldTable::emit_row(uint64_t first, const PolicyRule& rule, shard::Row& row
         scratch.listed.push_back(0);
       }
       if (by_visits) {
-        scratch.visits[s] += visits_at(at, value, i);
+        scratch.visits[s] += visits_at(value + i);
       } else {
         scratch.cp_sum[s] += static_cast<int16_t>(value[i]);
       }

@@ -65,8 +65,10 @@ class FoldTable {
  public:
   explicit FoldTable(stream::PolicySource source);
 
-  // Capacity hints (the vectors still grow past them).
+  // Capacity hints (the vectors still grow past them), and the memory they
+  // ask for: address space, resident only as records are added.
   void reserve(uint64_t records, uint64_t candidates);
+  static uint64_t reserve_bytes(uint64_t records, uint64_t candidates);
 
   // Adds a validated record whose packed is 96 bytes and whose moves are
   // distinct (the reader's rule 9). Fails only past 2^32 - 1 records or groups.
@@ -174,12 +176,12 @@ class FoldTable {
 
   // A record stored, whose group is not yet known.
   struct Pending {
-    uint64_t at;  // offset in records_
-    uint16_t ply;
-    float value_z, value_q;
+    uint64_t at;   // offset in records_
     uint32_t tag;  // high 32 bits of the board hash
   };
 
+  // records_'s share of reserve_bytes().
+  static uint64_t arena_bytes(uint64_t records, uint64_t candidates);
   // Bytes a record of n candidates takes in records_ (8-aligned).
   static uint64_t record_bytes(size_t n) { return (kHeadBytes + shard::kPackedLen + 4 * n + 7) & ~uint64_t{7}; }
   Head head(uint64_t at) const {
@@ -220,13 +222,10 @@ class FoldTable {
   }
   void grow_index();
 
-  // A candidate's visits: value[i] of the record at `at`, or its entry in
-  // wide_ when that is kWide.
-  uint32_t visits_at(uint64_t at, const uint16_t* value, size_t i) const {
-    return value[i] != kWide ? value[i] : wide_visits(value_offset(at, value, i));
-  }
-  uint64_t value_offset(uint64_t at, const uint16_t* value, size_t i) const {
-    return at + static_cast<uint64_t>(reinterpret_cast<const uint8_t*>(value + i) - (records_.data() + at));
+  // A candidate's visits: *value, or its entry in wide_ when that is kWide.
+  uint32_t visits_at(const uint16_t* value) const { return *value != kWide ? *value : wide_visits(offset_of(value)); }
+  uint64_t offset_of(const uint16_t* p) const {
+    return static_cast<uint64_t>(reinterpret_cast<const uint8_t*>(p) - records_.data());
   }
 
   stream::PolicySource source_;
@@ -235,10 +234,10 @@ class FoldTable {
   MappedVector<Group> groups_;
   MappedVector<uint64_t> index_;
   uint64_t index_mask_ = 0;
-  // Visits, or cp as uint16 bits: 2 bytes a candidate instead of 4 saves a
-  // sixth of the fold's memory (a gigabyte's arenas for 2M records) and a
-  // cache line of emit's random reads a row.
-  static constexpr uint16_t kWide = UINT16_MAX;  // visits >= kWide: see wide_
+  // A record's values are visits, or cp as uint16 bits: 2 bytes a candidate
+  // instead of 4 saves a sixth of the fold's memory and a cache line of
+  // emit's random reads a row. Visits >= kWide are kept aside in wide_.
+  static constexpr uint16_t kWide = UINT16_MAX;
   struct Wide {
     uint64_t at;  // the value's byte offset in records_; ascending, as add() appends
     uint32_t visits;

@@ -27,8 +27,7 @@ constexpr uint64_t kMinRecordBytes = stream::kRecordFixedSize + kBoardBytes + st
 void reserve_for(FoldTable& table, uint64_t input_bytes, uint64_t budget) {
   const uint64_t records = input_bytes / kMinRecordBytes;
   const uint64_t cands = input_bytes / stream::kCandidateSize;
-  const uint64_t want = records * (kBoardBytes + 24 + 32 + 4) + cands * 4;  // head, board, group, padding
-  if (want < budget) table.reserve(records, cands);
+  if (FoldTable::reserve_bytes(records, cands) < budget) table.reserve(records, cands);
 }
 
 // Half of physical memory, or 0 when unknown.

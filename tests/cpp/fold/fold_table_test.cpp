@@ -139,6 +139,31 @@ TEST(FoldTable, ValueMeansOverWonAndLostGames) {
   EXPECT_EQ(row.weight, 3u);
 }
 
+TEST(FoldTable, ARowOfOneRecordIsThatRecordsOwnFields) {
+  // A group of one record is emitted from the record alone (its head keeps
+  // ply, value_z and value_q); a second record makes it the group's means.
+  FoldTable t(stream::PolicySource::Visits);
+  add(t, 4, 57, -1, -0.625f, {by_visits(B, 2), by_visits(A, 6)});
+  add(t, 5, 12, 1, 0.125f, {by_visits(C, 1)});
+  add(t, 5, 9, 0, 0.5f, {by_visits(C, 3)});
+  shard::Row row;
+  t.emit(0, visit_rule(), row);
+  EXPECT_EQ(row.packed, board(4));
+  EXPECT_EQ(row.ply, 57);
+  EXPECT_EQ(row.weight, 1u);
+  EXPECT_EQ(row.value_z, -1.0f);
+  EXPECT_EQ(row.value_q, -0.625f);
+  EXPECT_EQ(row.mv, (std::vector<uint16_t>{B, A}));
+  EXPECT_EQ(row.prob, (std::vector<float>{0.25f, 0.75f}));
+  t.emit(1, visit_rule(), row);
+  EXPECT_EQ(row.packed, board(5));
+  EXPECT_EQ(row.ply, 9);
+  EXPECT_EQ(row.weight, 2u);
+  EXPECT_EQ(row.value_z, 0.5f);
+  EXPECT_EQ(row.value_q, 0.3125f);  // (0.125 + 0.5) / 2
+  EXPECT_EQ(row.prob, (std::vector<float>{1.0f}));
+}
+
 TEST(FoldTable, KeyIsTheBoardNotThePly) {
   FoldTable t(stream::PolicySource::Visits);
   add(t, 8, 40, 0, 0.0f, {by_visits(A, 1)});
