@@ -14,7 +14,7 @@ packed=$(manaka shogi pack "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LN
 step "... and unpacked again" manaka shogi unpack "$packed"
 
 step "Self-play: random legal games written as an MPK1 stream (value_z per side to move)" \
-  python scripts/random_selfplay.py "$OUT/selfplay.mpk" 200 1
+  python scripts/random_selfplay.py "$OUT/selfplay.mpk" 200 1 --overwrite
 step "Validate every record of it" manaka stream validate "$OUT/selfplay.mpk"
 step "What is in it" manaka stream inspect "$OUT/selfplay.mpk"
 step "The first record as JSON" bash -c "manaka stream dump '$OUT/selfplay.mpk' --limit 1 | cut -c1-400"

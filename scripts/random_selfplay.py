@@ -3,7 +3,9 @@
 Each position's "search" spreads a budget of visits over a random subset of
 the legal moves (a stand-in until an engine drives self-play); the games are
 real games under the full rules, ended by mate or, at a random ply limit,
-with a random result (so value_z takes all three values). Usage: random_selfplay.py OUT.mpk GAMES [SEED]
+with a random result (so value_z takes all three values).
+Usage: random_selfplay.py OUT.mpk GAMES [SEED] [--overwrite] (an existing OUT.mpk is
+replaced only with --overwrite).
 """
 
 import random
@@ -29,9 +31,10 @@ def play(writer: stream.SelfPlayWriter, rng: random.Random, budget: int = 800) -
 
 
 def main() -> None:
-    out, games = sys.argv[1], int(sys.argv[2])
-    rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
-    with stream.SelfPlayWriter(out) as writer:
+    args = [a for a in sys.argv[1:] if a != "--overwrite"]
+    out, games = args[0], int(args[1])
+    rng = random.Random(int(args[2]) if len(args) > 2 else 1)
+    with stream.SelfPlayWriter(out, overwrite="--overwrite" in sys.argv) as writer:
         for _ in range(games):
             play(writer, rng)
     print(f"{out}: {writer.games_written} games, {writer.records_written} records")

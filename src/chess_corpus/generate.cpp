@@ -15,6 +15,7 @@
 #include "chess/encode.h"
 #include "core/file.h"
 #include "core/file_lock.h"
+#include "core/output.h"
 #include "core/progress.h"
 #include "core/task_thread.h"
 #include "core/temporary.h"
@@ -224,6 +225,7 @@ struct DirSurvey {
   Manifest manifest;
   bool other = false, foreign = false;
   std::vector<fs::path> stale;
+  std::vector<std::string> disagree;  // listed shards missing or replaced (check_listed_shards)
 };
 
 Result<DirSurvey> survey_dir(const std::string& dir, const CorpusIdentity& id, uint64_t first_game) {
@@ -231,8 +233,10 @@ Result<DirSurvey> survey_dir(const std::string& dir, const CorpusIdentity& id, u
   MANAKA_ASSIGN_OR_RETURN(s.manifest, read_manifest(dir));
   const Manifest& m = s.manifest;
   s.other = !m.shards.empty() && (!(m.identity == id) || m.first_game() != first_game);
+  if (!s.other) s.disagree = check_listed_shards(dir, m);
   std::set<std::string> listed;
-  for (size_t i = 0; i < m.shards.size() && !s.other; ++i) {
+  // Another corpus, or one whose shards disagree with it: every file of ours is stale.
+  for (size_t i = 0; i < m.shards.size() && !s.other && s.disagree.empty(); ++i) {
     listed.insert(m.shards[i].file);
     listed.insert(pgn_file_name(i));
   }
@@ -258,13 +262,17 @@ Result<Manifest> prepare_dir(const CorpusOptions& o, const CorpusIdentity& id) {
                          std::to_string(m.identity.shard_size) + (m.identity.scores ? ", with scores" : ", without scores") +
                          ", from game " + std::to_string(m.first_game()) + "); pass --overwrite to start over");
   }
+  if (!s.disagree.empty() && !o.overwrite) {
+    return Status::usage(s.disagree.front() + "; a corpus is continued only while " + kManifestName +
+                         " describes its shards: pass --overwrite to start over");
+  }
   if (s.foreign && !o.overwrite) {
     return Status::usage(o.output_dir + ": holds shard files but no " + kManifestName +
                          "; pass --overwrite to replace them");
   }
   std::error_code ec;
   for (const auto& p : s.stale) fs::remove(p, ec);
-  Manifest kept = s.other ? Manifest{} : std::move(s.manifest);
+  Manifest kept = s.other || !s.disagree.empty() ? Manifest{} : std::move(s.manifest);
   kept.identity = id;
   return kept;
 }
@@ -292,6 +300,7 @@ Result<CorpusSummary> generate(const CorpusOptions& options) {
   if (o.limit.depth == 0 && o.limit.nodes == 0 && o.limit.movetime_ms == 0) o.limit.movetime_ms = kDefaultMovetimeMs;
   if (o.workers == 0) o.workers = int(std::max(1u, std::thread::hardware_concurrency()));
 
+  MANAKA_RETURN_NOT_OK(check_dir_not_input(o.output_dir, {o.engine}));
   std::error_code ec;
   fs::create_directories(o.output_dir, ec);
   if (ec) return Status::io(o.output_dir + ": cannot create the directory: " + ec.message());

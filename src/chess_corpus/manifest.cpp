@@ -7,9 +7,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/bounded_read.h"
 #include "core/file.h"
 #include "core/text.h"
 #include "chess_shard/chess_shard.h"
+#include "npz/npz_reader.h"
 
 namespace manaka::chess_corpus {
 
@@ -45,6 +47,27 @@ std::array<uint64_t, 3> Manifest::results() const {
   return n;
 }
 
+std::vector<std::string> check_listed_shards(const std::string& dir, const Manifest& manifest) {
+  std::vector<std::string> wrong;
+  for (const ShardEntry& e : manifest.shards) {
+    const std::string path = (std::filesystem::path(dir) / e.file).string();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      wrong.push_back(path + ": listed in " + kManifestName + " but missing");
+      continue;
+    }
+    auto archive = npz::NpzReader::open(path);
+    if (!archive.ok()) continue;  // reading the shard names what is wrong with it
+    auto moves = archive->open_array(MOVE_INDICES);
+    if (!moves.ok() || moves->header().shape.empty()) continue;
+    const uint64_t held = moves->header().shape[0];
+    if (held != e.positions)
+      wrong.push_back(path + ": holds " + std::to_string(held) + " positions, but " + kManifestName + " lists " +
+                      std::to_string(e.positions) + " (the shard was replaced after the corpus was written)");
+  }
+  return wrong;
+}
+
 std::string pgn_file_name(uint64_t index) { return numbered("games_%06llu.pgn", index); }
 
 Result<Manifest> read_manifest(const std::string& dir) {
@@ -52,11 +75,8 @@ Result<Manifest> read_manifest(const std::string& dir) {
   Manifest m;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return m;
-  std::ifstream in(path);
-  if (!in) return Status::io(path + ": cannot open for reading");
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  MANAKA_ASSIGN_OR_RETURN(std::string text, read_small_file(path, "a corpus manifest"));
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   auto bad = [&](const std::string& why) { return Status::invalid(path + ": not a corpus manifest: " + why); };
   if (j.is_discarded() || !j.is_object()) return bad("not JSON");
   if (j.value("format", "") != kFormat) return bad("format is not \"" + std::string(kFormat) + "\"");

@@ -59,6 +59,13 @@ struct Manifest {
 Result<Manifest> read_manifest(const std::string& dir);
 Status write_manifest(const std::string& dir, const Manifest& manifest);
 
+// What corpus.json says and dir holds disagree on: a listed shard that is
+// missing, or that holds another number of positions (replaced after the
+// corpus was written: the manifest's counts would size training wrongly).
+// One message per such shard, naming its path; empty when all agree. Reads
+// each shard's array header only, not its data.
+std::vector<std::string> check_listed_shards(const std::string& dir, const Manifest& manifest);
+
 // The manifests of corpus parts (runs over consecutive game ranges, the
 // same options) as one: shards in part order, renamed shard_000000.npz,
 // ... Refused, naming the part, when the options differ or a part does not

@@ -9,6 +9,7 @@
 #include "core/file.h"
 #include "core/progress.h"
 #include "core/text.h"
+#include "chess_corpus/manifest.h"
 #include "chess_shard/chess_shard.h"
 
 namespace manaka::chess_corpus {
@@ -67,6 +68,14 @@ Result<ShardSummary> summarize_shards(const std::vector<std::string>& paths) {
     }
     std::sort(shards.begin(), shards.end());
     for (const std::string& shard : shards) add_shard(s, shard);
+    // A corpus's manifest must still describe its shards: trainers size epochs from it.
+    auto manifest = read_manifest(path);
+    if (!manifest.ok()) {
+      s.bad.push_back({(fs::path(path) / kManifestName).string(), manifest.status().message()});
+      continue;
+    }
+    for (std::string& wrong : check_listed_shards(path, *manifest))
+      s.bad.push_back({wrong.substr(0, wrong.find(": ")), std::move(wrong)});
   }
   std::sort(s.ignored.begin(), s.ignored.end());
   s.moves_covered = std::count_if(s.move_histogram.begin(), s.move_histogram.end(), [](uint64_t c) { return c > 0; });

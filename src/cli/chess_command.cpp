@@ -31,7 +31,7 @@
 namespace manaka::cli {
 namespace {
 
-void write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+void write(const std::string& text) { write_stdout(text); }
 
 // Calls f(position) for the FEN in `arg`, or for each line of stdin when arg
 // is "-"; f appends its output to `out`, written here in large blocks. A

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string_view>
 
 #include "core/status.h"
 
@@ -28,5 +29,10 @@ void add_chess_shards_command(CLI::App* chess);
 // Prints "manaka: <message>" to stderr and exits the command with status 1
 // when st is an error.
 void exit_on_error(const Status& st);
+
+// Writes text to stdout; once the reader has gone (`| head`: EPIPE, SIGPIPE
+// being ignored) the command stops with the status a shell gives a process
+// SIGPIPE ended (141), without a message: long listings end with their reader.
+void write_stdout(std::string_view text);
 
 }  // namespace manaka::cli

@@ -1,4 +1,8 @@
+#include <csignal>
+#include <cerrno>
 #include <cstdio>
+
+#include "core/file.h"
 
 #include "cli/commands.h"
 #include "core/temporary.h"
@@ -10,6 +14,12 @@ void exit_on_error(const Status& st) {
   if (st.ok()) return;
   std::fprintf(stderr, "manaka: %s\n", printable(st.message()).c_str());
   throw CLI::RuntimeError(1);
+}
+
+void write_stdout(std::string_view text) {
+  if (std::fwrite(text.data(), 1, text.size(), stdout) == text.size()) return;
+  if (errno == EPIPE) throw CLI::RuntimeError(128 + SIGPIPE);
+  exit_on_error(io_error("standard output", "cannot write", errno));
 }
 
 }  // namespace manaka::cli

@@ -54,6 +54,9 @@ void add_pack_command(CLI::App& app) {
     auto summary = fold::pack(args->streams, args->options);
     exit_on_error(summary.status());
     if (args->quiet) return;
+    if (summary->recovered_shards)
+      std::printf("pack: first put in place %llu shards of %s that a killed run had written whole\n",
+                  static_cast<unsigned long long>(summary->recovered_shards), args->options.prefix.c_str());
     std::printf("pack: %s\n", fold::format_summary(*summary).c_str());
     for (const auto& path : summary->removed_stale) {
       std::printf("pack: removed %s, left by an earlier run\n",

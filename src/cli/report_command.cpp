@@ -16,6 +16,7 @@
 #include "cli/checks.h"
 #include "cli/commands.h"
 #include "cli/python_module.h"
+#include "core/output.h"
 
 namespace manaka::cli {
 
@@ -32,6 +33,7 @@ struct ReportArgs {
   int64_t max_rows = 200'000;
   int boards = 6;
   bool json = false;
+  bool overwrite = false;
 };
 
 void run(const ReportArgs& a) {
@@ -44,8 +46,12 @@ void run(const ReportArgs& a) {
   const fs::path parent = fs::path(a.output).parent_path();
   if (!parent.empty() && !fs::is_directory(parent))
     exit_on_error(Status::io(a.output + ": the directory " + parent.string() + " does not exist"));
+  std::vector<std::string> read = a.inputs;
+  if (!a.valid.empty()) read.push_back(a.valid);
+  exit_on_error(check_output(a.output, read, a.overwrite));
   nlohmann::ordered_json j = {{"inputs", a.inputs}, {"output", a.output}, {"max_rows", a.max_rows},
-                              {"boards", a.boards}, {"json", a.json}};
+                              {"boards", a.boards}, {"json", a.json},
+                              {"overwrite", a.overwrite}};
   j["valid"] = a.valid.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.valid);
   j["eval_coef"] = a.eval_coef > 0 ? nlohmann::ordered_json(a.eval_coef) : nlohmann::ordered_json(nullptr);
   exec_python_module("manaka.report", j.dump(), "report", "manaka and matplotlib (pip install manaka[report])");
@@ -71,6 +77,7 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("--boards", a->boards, "board pictures per input")
       ->capture_default_str()
       ->transform(checks::integer(0, kMaxBoards));
+  cmd->add_flag("--overwrite", a->overwrite, "replace an existing output, once the new one is complete (an input never)");
   cmd->add_flag("--json", a->json, "print what the report holds as one JSON object");
   cmd->callback([a] { run(*a); });
 }

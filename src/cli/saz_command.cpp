@@ -108,6 +108,7 @@ void print_conversion(const std::string& label, const sazpack::MpkConversion& c)
 }
 
 Status run_to_mpk(const std::vector<std::string>& files, const std::string& out_path, bool overwrite, bool quiet) {
+  MANAKA_RETURN_NOT_OK(check_distinct_inputs(files));
   MANAKA_RETURN_NOT_OK(check_output(out_path, files, overwrite));
   PendingFile out(out_path);
   MANAKA_ASSIGN_OR_RETURN(stream::SelfPlayWriter writer, stream::SelfPlayWriter::create(out.path()));

@@ -14,6 +14,7 @@
 #include "cli/checks.h"
 #include "cli/commands.h"
 #include "cli/python_module.h"
+#include "core/output.h"
 #include "selfplay/shogi_selfplay.h"
 
 namespace manaka::cli {
@@ -30,6 +31,7 @@ struct SelfPlayArgs {
 
 void run(const SelfPlayArgs& a) {
   exit_on_error(selfplay::check_options(a.o));
+  exit_on_error(check_dir_not_input(a.o.output, {a.checkpoint}));
   const search::SearchOptions& s = a.o.search;
   nlohmann::ordered_json j = {
       {"game", "shogi"}, {"checkpoint", a.checkpoint}, {"output", a.o.output}, {"games", a.o.games},

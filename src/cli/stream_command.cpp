@@ -122,11 +122,11 @@ Status run_dump(const std::string& file, uint64_t limit) {
     if (!more) break;
     append_record_json(out, index, reader.header(), rec);
     if (out.size() >= (size_t{1} << 16)) {
-      std::fwrite(out.data(), 1, out.size(), stdout);
+      write_stdout(out);
       out.clear();
     }
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  write_stdout(out);
   std::fflush(stdout);
   return Status();
 }

@@ -107,9 +107,9 @@ void add_sample(CLI::App& parent) {
       exit_on_error(fen.status());
       out += *fen;
       out += '\n';
-      if (out.size() > (1 << 16)) std::fputs(out.c_str(), stdout), out.clear();
+      if (out.size() > (1 << 16)) write_stdout(out), out.clear();
     }
-    std::fputs(out.c_str(), stdout);
+    write_stdout(out);
   });
 }
 

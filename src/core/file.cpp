@@ -17,6 +17,11 @@ Status io_error(const std::string& path, const char* what, int err) {
 
 // ---- InputFile ----
 
+bool is_read_once(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
 Result<InputFile> InputFile::open(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return io_error(path, "cannot open for reading", errno);

@@ -20,6 +20,12 @@
 
 namespace manaka {
 
+// True for a path that gives its bytes once, front to back: a FIFO, the pipe
+// of a process substitution (`<(zstdcat c.jsonl.zst)`), a character device.
+// A reader that must seek or read twice refuses one; a format that can only be
+// one of several (parquet seeks) is told by it.
+bool is_read_once(const std::string& path);
+
 class InputFile {
  public:
   static Result<InputFile> open(const std::string& path);

@@ -50,7 +50,7 @@ Status check_output(const std::string& output, const std::vector<std::string>& i
   return check_existing(output, overwrite, /*directory=*/false);
 }
 
-Status check_output_dir(const std::string& output, const std::vector<std::string>& inputs, bool overwrite) {
+Status check_dir_not_input(const std::string& output, const std::vector<std::string>& inputs) {
   if (output.empty()) return Status::usage("no output path given");
   std::error_code ec;
   const fs::path out = fs::weakly_canonical(output, ec);
@@ -62,7 +62,40 @@ Status check_output_dir(const std::string& output, const std::vector<std::string
       return Status::usage(output + ": the output directory is or would contain the input " + input +
                            "; an input is never overwritten, write the output elsewhere");
   }
-  return check_existing(output, overwrite, /*directory=*/true);
+  return Status();
+}
+
+Status check_output_dir(const std::string& output, const std::vector<std::string>& inputs, bool overwrite,
+                        const std::string& marker) {
+  MANAKA_RETURN_NOT_OK(check_dir_not_input(output, inputs));
+  MANAKA_RETURN_NOT_OK(check_existing(output, overwrite, /*directory=*/true));
+  std::error_code ec;
+  struct stat st;
+  if (::lstat(output.c_str(), &st) != 0) return Status();  // none yet
+  if (fs::is_empty(output, ec) || fs::exists(fs::path(output) / marker, ec)) return Status();
+  return Status::usage(output + ": is a directory without " + marker +
+                       ", so not one this command wrote; an arbitrary directory is never replaced (remove it or "
+                       "write the output elsewhere)");
+}
+
+Status check_distinct_inputs(const std::vector<std::string>& inputs) {
+  struct Seen {
+    dev_t dev;
+    ino_t ino;
+    size_t index;
+  };
+  std::vector<Seen> seen;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    struct stat st;
+    if (::stat(inputs[i].c_str(), &st) != 0) continue;  // opening it reports that
+    for (const Seen& s : seen) {
+      if (s.dev != st.st_dev || s.ino != st.st_ino) continue;
+      return Status::usage(inputs[i] + ": is given twice (also as " + inputs[s.index] +
+                           "); its data would be counted twice");
+    }
+    seen.push_back({st.st_dev, st.st_ino, i});
+  }
+  return Status();
 }
 
 }  // namespace manaka

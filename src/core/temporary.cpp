@@ -132,6 +132,11 @@ void install_signal_cleanup() {
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGHUP);
   ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  // A write past `ulimit -f` or into a closed pipe fails with EFBIG or EPIPE
+  // instead of killing the process where it stands: the writer's error names
+  // the file and its temporaries go the ordinary way (Python does the same).
+  ::signal(SIGXFSZ, SIG_IGN);
+  ::signal(SIGPIPE, SIG_IGN);
   std::thread(signal_thread, set).detach();
 }
 
@@ -186,6 +191,11 @@ Status PendingFile::commit() {
   done_ = true;
   registration_.release();
   return Status();
+}
+
+void PendingFile::keep() {
+  done_ = true;
+  registration_.release();
 }
 
 void PendingFile::discard() {

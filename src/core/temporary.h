@@ -52,7 +52,9 @@ int remove_stale_temporaries(const std::string& final_path);
 // Blocks SIGINT, SIGTERM and SIGHUP in the calling thread and in every thread
 // it starts afterwards, and starts a thread that waits for them: on one, it
 // removes the registered temporaries and ends the process by that signal
-// (exit status 128 + signal, as a shell reports it). Call it first in main(),
+// (exit status 128 + signal, as a shell reports it). SIGXFSZ and SIGPIPE are
+// ignored, so a write past the file size limit or into a closed pipe is an
+// error of the write (EFBIG, EPIPE) that names the file. Call it first in main(),
 // before any thread exists. Not for the Python module: Python owns its
 // signals there.
 void install_signal_cleanup();
@@ -91,6 +93,10 @@ class PendingFile {
   Status commit();
   // Removes the temporary (a no-op once committed).
   void discard();
+  // Hands the complete temporary to the caller, who renames it (a shard
+  // set's journal, shard/set_publish.h): this object and the signal cleanup
+  // no longer remove it.
+  void keep();
 
  private:
   std::string final_, temp_;

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <filesystem>
 
+#include "core/fault.h"
 #include "core/progress.h"
 #include "fold/bucket_passes.h"
 #include "fold/converters.h"
@@ -92,6 +93,7 @@ Status pack_bucketed(PackContext& ctx) {
   MANAKA_ASSIGN_OR_RETURN(TempDir dir, TempDir::scratch(parent, kSpoolDirLabel));
   uint64_t spooled = 0;
   MANAKA_RETURN_NOT_OK(partition(ctx, dir, spooled));
+  fault_point("pack-spooled");  // core/fault.h: the tests stop a pack here
   std::vector<uint64_t> spool_rows(n, 0);
   MANAKA_ASSIGN_OR_RETURN(auto parts, fold_and_scatter(ctx, dir, spooled, spool_rows));
   uint64_t rows = 0;

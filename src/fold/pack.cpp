@@ -1,5 +1,6 @@
 #include "fold/pack.h"
 
+#include <utility>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -16,6 +17,7 @@
 #include "core/splitmix64.h"
 #include "fold/converters.h"
 #include "fold/footer.h"
+#include "shard/set_publish.h"
 #include "shard/shard_set.h"
 
 namespace manaka::fold {
@@ -127,9 +129,16 @@ Result<PackSummary> pack(const std::vector<std::string>& streams, const PackOpti
   MANAKA_ASSIGN_OR_RETURN(Inputs inputs, open_inputs(streams));
   MANAKA_RETURN_NOT_OK(create_parent(options.prefix));
   MANAKA_ASSIGN_OR_RETURN(FileLock lock, shard::lock_shard_set(options.prefix));
-  MANAKA_RETURN_NOT_OK(check_outputs(options, inputs.paths));
-
   PackSummary summary;
+  // A set a killed run was putting in place is finished before anything
+  // else looks at the prefix: it is the existing set from here on.
+  MANAKA_ASSIGN_OR_RETURN(summary.recovered_shards, shard::recover_shard_set(options.prefix));
+  Status refused = check_outputs(options, inputs.paths);
+  if (!refused.ok() && summary.recovered_shards)
+    return std::move(refused).with_context("pack put in place the " + std::to_string(summary.recovered_shards) +
+                                           " shards a killed run had written whole; then: ");
+  MANAKA_RETURN_NOT_OK(refused);
+
   PackContext ctx(inputs, options, summary);
   MANAKA_RETURN_NOT_OK(options.buckets == 0 ? pack_in_memory(ctx) : pack_bucketed(ctx));
   MANAKA_RETURN_NOT_OK(ctx.writer->finish());

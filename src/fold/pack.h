@@ -66,6 +66,9 @@ struct PackSummary {
   uint64_t folded_records = 0;  // records that went into those rows
   std::vector<std::string> shards;
   std::vector<std::string> removed_stale;  // <prefix>-NNNNN.parquet of an earlier, larger run
+  // Shards a killed run had written whole and this one put in place first
+  // (shard::recover_shard_set), before its own output policy was applied.
+  uint64_t recovered_shards = 0;
   double seconds = 0.0;
 };
 

@@ -210,8 +210,17 @@ Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::open(const std::st
     }
   }
   builder.properties(props);
+  // Taken before Build(), which moves the raw reader out even when it fails.
+  const auto stored = builder.raw_reader()->metadata()->key_value_metadata();
   auto file = builder.Build();
-  if (!file.ok()) return from_arrow(file.status(), path);
+  if (!file.ok()) {
+    // Arrow decodes the schema it stored in the footer here: name that key,
+    // or "Invalid base64 input" says nothing of where.
+    if (!file.status().IsIOError() && stored && stored->Contains("ARROW:schema"))
+      return from_arrow(file.status(), path + ": the footer's ARROW:schema (the Arrow schema stored with the "
+                                              "columns) is damaged");
+    return from_arrow(file.status(), path);
+  }
   impl->file = std::move(*file);
 
   std::shared_ptr<arrow::Schema> schema;

@@ -16,7 +16,7 @@ namespace manaka::selfplay {
 Result<nlohmann::ordered_json> write_chess_selfplay(const std::string& dir, const search::ChessSelfPlayData& d,
                                                     uint64_t shard_positions, const nlohmann::ordered_json& meta) {
   if (shard_positions == 0) return Status::usage("shard_positions must be at least 1");
-  MANAKA_RETURN_NOT_OK(check_output_dir(dir, {}, false));
+  MANAKA_RETURN_NOT_OK(check_output_dir(dir, {}, false, "selfplay.json"));
   // The run's layout (run/selfplay/iter_NNNN): the parents are made here.
   std::error_code ec;
   const auto parent = std::filesystem::path(dir).parent_path();

@@ -111,7 +111,7 @@ Status link_or_copy(const std::string& from, const std::string& to) {
 
 Status join_shogi_selfplay(const std::vector<std::string>& parts, const std::string& output, bool overwrite) {
   MANAKA_RETURN_NOT_OK(check_parts(parts));
-  MANAKA_RETURN_NOT_OK(check_output_dir(output, parts, overwrite));
+  MANAKA_RETURN_NOT_OK(check_output_dir(output, parts, overwrite, kMpkName));
   size_t with_saz = 0;
   for (const std::string& part : parts) with_saz += fs::exists(part + "/" + kSazName) ? 1 : 0;
   if (with_saz != 0 && with_saz != parts.size())
@@ -127,7 +127,7 @@ Status join_shogi_selfplay(const std::vector<std::string>& parts, const std::str
 Result<nlohmann::ordered_json> join_chess_selfplay(const std::vector<std::string>& parts, const std::string& output,
                                                    const nlohmann::ordered_json& meta, bool overwrite) {
   MANAKA_RETURN_NOT_OK(check_parts(parts));
-  MANAKA_RETURN_NOT_OK(check_output_dir(output, parts, overwrite));
+  MANAKA_RETURN_NOT_OK(check_output_dir(output, parts, overwrite, kChessJson));
   remove_stale_temporaries(output);
   MANAKA_ASSIGN_OR_RETURN(auto dir, TempDir::for_output(output));
   uint64_t games = 0, positions = 0, visit_entries = 0, shard = 0;

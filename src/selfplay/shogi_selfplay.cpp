@@ -148,7 +148,7 @@ Result<ShogiSelfPlaySummary> shogi_self_play(const ShogiSelfPlayOptions& o, cons
                                              const search::Poll& poll, search::SelfPlayCounters* counters) {
   const auto start_time = std::chrono::steady_clock::now();
   MANAKA_RETURN_NOT_OK(check_options(o));
-  MANAKA_RETURN_NOT_OK(check_output_dir(o.output, {}, o.overwrite));
+  MANAKA_RETURN_NOT_OK(check_output_dir(o.output, {}, o.overwrite, kMpkName));
   auto start = [](uint64_t) -> Result<shogi::Game> { return shogi::Game(); };
   // The search itself never ends a game at the ply limit (it is not a rule
   // of shogi); self_play stops there and the result is a draw.

@@ -1,3 +1,4 @@
+#include "shard/footer_check.h"
 #include "shard/shard_reader.h"
 
 #include <algorithm>
@@ -285,6 +286,7 @@ Result<ShardReader> ShardReader::open(const std::string& path) {
     if (key != "ARROW:schema") impl->footer.emplace_back(key, value);
     if (key == "pov" && value == "1") impl->pov = stream::Pov::Black;
   }
+  MANAKA_RETURN_NOT_OK(check_footer(path, impl->footer));
   return ShardReader(std::move(impl));
 }
 

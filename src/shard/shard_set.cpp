@@ -9,6 +9,7 @@
 
 #include "core/file.h"
 #include "parquet/reader.h"
+#include "shard/set_publish.h"
 #include "shard/shard_reader.h"
 
 namespace manaka::shard {
@@ -87,11 +88,16 @@ Status check_shard_sets(const std::vector<std::string>& paths, bool require_comp
   }
   for (auto& [prefix, members] : by_prefix) {
     const std::string name = prefix.empty() ? std::string("files") : prefix + "-*.parquet";
+    std::error_code ec;
+    const bool interrupted = !prefix.empty() && fs::exists(publish_journal_path(prefix), ec);
+    const std::string repair = interrupted ? " (a pack killed while it put its set in place: run `manaka pack` on "
+                                             "this prefix again and it finishes the replacement first)"
+                                           : "";
     for (const Member& m : members) {
       if (m.id != members[0].id) {
         return Status::invalid(name + ": a mixed shard set: " + members[0].path + " is of set " + members[0].id +
                                ", " + m.path + " of set " + m.id +
-                               " (an interrupted or concurrent pack); pack again with --overwrite");
+                               (interrupted ? repair : " (an interrupted or concurrent pack); pack again with --overwrite"));
       }
     }
     const Member& first = members[0];
@@ -115,7 +121,7 @@ Status check_shard_sets(const std::vector<std::string>& paths, bool require_comp
       }
       return Status::invalid(name + ": an incomplete shard set: " + std::to_string(members.size()) + " of its " +
                              std::to_string(first.count) + " shards (set " + first.id + "; missing " + missing +
-                             (members.size() + 5 < first.count ? ", ..." : "") + ")");
+                             (members.size() + 5 < first.count ? ", ..." : "") + ")" + repair);
     }
   }
   return Status();

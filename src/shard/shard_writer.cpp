@@ -11,6 +11,7 @@
 #include "parquet/writer.h"
 #include "shard/row_group.h"
 #include "shard/schema.h"
+#include "shard/set_publish.h"
 #include "shard/shard_set.h"
 
 namespace manaka::shard {
@@ -178,37 +179,15 @@ Status ShardWriter::finish() {
   return remove_stale();
 }
 
-// Every shard is complete under its temporary name. The earlier set's
-// files of the same names are removed first (on up to the core count's
-// threads) rather than renamed over: ext4 writes a file back at once when it is
-// renamed onto another (auto_da_alloc), about 90 ms for a 250 MB shard,
-// where removing the old one takes half that. Then the temporaries are
-// renamed in index order (a stop in between leaves a partial or mixed set,
-// which readers refuse).
+// Every shard is complete under its temporary name: the set replaces the
+// earlier one through a journal (shard/set_publish.h), so a kill while the
+// files are renamed is finished by the next run, never left half done.
 Status ShardWriter::publish() {
-  std::vector<std::string> replaced;
-  for (const auto& pending : closed_) {
-    std::error_code ec;
-    if (fs::is_regular_file(pending->final_path(), ec)) replaced.push_back(pending->final_path());
-  }
-  std::vector<std::error_code> errors(replaced.size());
-  {
-    std::atomic<size_t> next{0};
-    auto remove = [&] {
-      for (size_t i; (i = next.fetch_add(1)) < replaced.size();) fs::remove(replaced[i], errors[i]);
-    };
-    const size_t threads = std::min<size_t>(replaced.size(), std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::jthread> removing;
-    for (size_t t = 1; t < threads; ++t) removing.emplace_back(remove);
-    remove();
-  }
-  for (size_t i = 0; i < replaced.size(); ++i)
-    if (errors[i]) return Status::io("cannot remove the earlier shard " + replaced[i] + ": " + errors[i].message());
-  for (auto& pending : closed_) {
-    MANAKA_RETURN_NOT_OK(pending->commit());
-    shards_.push_back(pending->final_path());
-  }
-  closed_.clear();
+  const uint64_t count = written_ ? shard_count(options_.set_rows, options_.rows_per_shard) : closed_.size();
+  const uint64_t first = written_ ? options_.first_shard : 0;
+  MANAKA_ASSIGN_OR_RETURN(Published done, publish_shard_set(options_.prefix, first, count, closed_));
+  shards_ = std::move(done.shards);
+  removed_ = std::move(done.removed);
   return Status();
 }
 
@@ -405,20 +384,14 @@ Status ShardWriter::write_shards(unsigned threads, const ShardFill& fill) {
 // --- after the thread -------------------------------------------------------------
 
 Status ShardWriter::remove_stale() {
-  // The earlier set's shards past this one's count...
-  MANAKA_ASSIGN_OR_RETURN(auto existing, existing_shards(options_.prefix));
-  std::vector<std::string> stale;
-  // (write_shards() of a share of the set keeps the set's other indices.)
-  const uint64_t count = written_ ? shard_count(options_.set_rows, options_.rows_per_shard) : shards_.size();
-  for (const auto& [index, path] : existing)
-    if (index >= count) stale.push_back(path);
-  // ...and the temporaries of killed runs: <prefix>-NNNNN.parquet.tmp-<pid>, pid gone.
+  // The temporaries of killed runs: <prefix>-NNNNN.parquet.tmp-<pid>, pid
+  // gone (a run killed after its journal was written was finished before
+  // this one started: recover_shard_set).
   const fs::path prefix(options_.prefix);
   const std::string base = prefix.filename().string();
-  for (std::string& path : stale_temporaries(prefix.parent_path().string(), [&](std::string_view name) {
-         return shard_file_index(name, base) >= 0;
-       }))
-    stale.push_back(std::move(path));
+  std::vector<std::string> stale = stale_temporaries(prefix.parent_path().string(), [&](std::string_view name) {
+    return shard_file_index(name, base) >= 0;
+  });
   std::sort(stale.begin(), stale.end());
   std::error_code ec;
   for (const auto& path : stale) {

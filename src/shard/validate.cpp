@@ -1,6 +1,7 @@
 #include "shard/validate.h"
 
 #include <chrono>
+#include <map>
 #include <cmath>
 #include <span>
 
@@ -59,6 +60,28 @@ void check_row(const ShardBatch& b, int64_t i, std::vector<uint32_t>& seen, uint
   if (lo != hi && !(std::fabs(sum - 1.0) <= 1e-3)) c.fail(RowRule::Prob, "prob sums to " + number_text(sum));
 }
 
+// The rows a set's footers state against those its shards hold
+// (check_shard_sets has made sure every shard of the set is given).
+struct SetRows {
+  std::string first;  // the first file of the set given
+  uint64_t rows_stated = 0, rows_found = 0;
+};
+
+Status count_set_rows(const ShardReader& reader, std::map<std::string, SetRows>& sets) {
+  const std::string id = footer_value(reader.footer(), kSetIdKey);
+  if (id.empty()) return Status();
+  const std::string rows = footer_value(reader.footer(), kSetRowsKey);
+  if (rows.empty() || rows.size() > 19 || rows.find_first_not_of("0123456789") != std::string::npos)
+    return Status::invalid(reader.path() + ": footer key " + kSetRowsKey + " is \"" + rows.substr(0, 40) +
+                           "\", not a row count");
+  auto [it, fresh] = sets.try_emplace(id, SetRows{reader.path(), std::stoull(rows), 0});
+  if (!fresh && it->second.rows_stated != std::stoull(rows))
+    return Status::invalid(reader.path() + ": footer key " + kSetRowsKey + " is " + rows + ", but " +
+                           it->second.first + " of the same set says " + std::to_string(it->second.rows_stated));
+  it->second.rows_found += static_cast<uint64_t>(reader.num_rows());
+  return Status();
+}
+
 }  // namespace
 
 Result<ValidateReport> validate_shards(const std::vector<std::string>& paths, Progress* progress) {
@@ -70,8 +93,10 @@ Result<ValidateReport> validate_shards(const std::vector<std::string>& paths, Pr
   std::vector<uint32_t> seen(size_t{1} << 16, 0);
   uint32_t stamp = 0;
   ShardBatch b;
+  std::map<std::string, SetRows> sets;  // by manaka.set.id
   for (const std::string& path : paths) {
     MANAKA_ASSIGN_OR_RETURN(ShardReader reader, ShardReader::open(path));
+    MANAKA_RETURN_NOT_OK(count_set_rows(reader, sets));
     for (int g = 0; g < reader.num_row_groups(); ++g) {
       MANAKA_RETURN_NOT_OK(reader.read_row_group_into(g, ShardColumns{}, b));
       ++rep.row_groups;
@@ -90,6 +115,11 @@ Result<ValidateReport> validate_shards(const std::vector<std::string>& paths, Pr
       rep.candidates += b.rows > 0 ? b.cand_offsets[size_t(b.rows)] : 0;
       if (progress) progress->poll(uint64_t(rep.rows), uint64_t(rep.rows));
     }
+  }
+  for (const auto& [id, set] : sets) {
+    if (set.rows_found != set.rows_stated)
+      return Status::invalid(set.first + ": its footer says set " + id + " holds " + std::to_string(set.rows_stated) +
+                             " rows (" + kSetRowsKey + "), but its shards hold " + std::to_string(set.rows_found));
   }
   if (progress) progress->finish();
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -68,6 +68,7 @@ Result<ExportWriter> ExportWriter::create(const ExportOptions& o, const std::vec
   if (!(o.result_threshold >= 0.0 && o.result_threshold < 1.0))
     return Status::usage("stream export: result threshold " + number_text(o.result_threshold) +
                          " out of range (0 <= t < 1)");
+  MANAKA_RETURN_NOT_OK(check_distinct_inputs(inputs).with_context("stream export: "));
   MANAKA_RETURN_NOT_OK(check_output(o.output, inputs, o.overwrite).with_context("stream export: "));
   MANAKA_ASSIGN_OR_RETURN(AtomicFile out, AtomicFile::create(o.output));
   return ExportWriter(o, std::move(out));

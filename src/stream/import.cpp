@@ -184,6 +184,7 @@ Result<ImportSummary> import_stream(const ImportOptions& o) {
   if (o.inputs.empty()) return Status::usage("stream import: no input file given");
   if (o.output.empty()) return Status::usage("stream import: no output path given");
   if (!o.value_q) return Status::usage("stream import: no value_q function given");
+  MANAKA_RETURN_NOT_OK(check_distinct_inputs(o.inputs).with_context("stream import: "));
   MANAKA_RETURN_NOT_OK(check_output(o.output, o.inputs, o.overwrite).with_context("stream import: "));
 
   ImportSummary s;

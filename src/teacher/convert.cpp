@@ -127,6 +127,7 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
     return Status::usage("teacher convert: fv_scale " + std::to_string(o.fv_scale) + ": must be 0..65535");
   std::vector<std::string> left_out;
   MANAKA_ASSIGN_OR_RETURN(std::vector<std::string> files, parquet::expand_parquet_paths(o.inputs, &left_out));
+  MANAKA_RETURN_NOT_OK(check_distinct_inputs(files).with_context("teacher convert: "));
   MANAKA_RETURN_NOT_OK(check_output(o.output, files, o.overwrite).with_context("teacher convert: "));
 
   ConvertSummary s;

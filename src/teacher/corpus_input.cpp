@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/bounded_read.h"
 #include "core/file.h"
 #include "teacher/corpus_parquet_reader.h"
 
@@ -38,7 +39,9 @@ class JsonLinesSource final : public CorpusSource {
   Result<bool> next(CorpusBatch& b) override {
     b.clear();
     std::string line;
-    while (b.rows < kJsonBatchRows && std::getline(in_, line)) {
+    while (b.rows < kJsonBatchRows) {
+      MANAKA_ASSIGN_OR_RETURN(bool more, read_line(in_, line, path_, line_no_ + 1));
+      if (!more) break;
       ++line_no_;
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
       nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -147,11 +150,15 @@ bool is_json_lines_path(const std::string& path) {
 
 Result<std::unique_ptr<CorpusSource>> open_corpus_file(const std::string& path,
                                                        const CorpusColumns& columns) {
-  if (is_json_lines_path(path)) {
-    // open(2) first: an ifstream that fails says nothing of why.
-    MANAKA_RETURN_NOT_OK(InputFile::open(path).status());
+  // Parquet needs to seek, so a pipe can only be JSON lines.
+  if (is_json_lines_path(path) || is_read_once(path)) {
     std::ifstream in(path);
-    if (!in) return Status::io(path + ": cannot open for reading");
+    // An ifstream that fails says nothing of why; open(2) does. Opened once
+    // otherwise: a FIFO opened twice would block or lose its writer.
+    if (!in) {
+      MANAKA_RETURN_NOT_OK(InputFile::open(path).status());
+      return Status::io(path + ": cannot open for reading");
+    }
     return std::unique_ptr<CorpusSource>(new JsonLinesSource(path, std::move(in), columns));
   }
   MANAKA_ASSIGN_OR_RETURN(auto reader, CorpusParquetReader::open(path, columns));

@@ -48,6 +48,7 @@ Status no_position_error(const std::vector<std::string>& inputs, const BuildInfo
 Result<BuildSummary> build(const BuildOptions& o) {
   if (o.target == 0 || o.target > MAX_TARGET)
     return Status::usage("target size " + std::to_string(o.target) + " out of range (1 to 2^40)");
+  MANAKA_RETURN_NOT_OK(check_distinct_inputs(o.inputs));
   MANAKA_RETURN_NOT_OK(check_output(o.output, o.inputs, o.overwrite));
   const auto start = std::chrono::steady_clock::now();
   BuildSummary s;

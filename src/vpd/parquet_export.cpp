@@ -342,7 +342,7 @@ Result<ParquetExportSummary> export_parquet(const ParquetExportOptions& o) {
   if (o.rows_per_file == 0) return Status::usage("--rows-per-file must be at least 1");
   MANAKA_ASSIGN_OR_RETURN(VpdFile vpd, VpdFile::open(o.input));
   MANAKA_ASSIGN_OR_RETURN(uint64_t total_rows, vpd.rows());
-  MANAKA_RETURN_NOT_OK(check_output_dir(o.output_dir, {o.input}, o.overwrite));
+  MANAKA_RETURN_NOT_OK(check_output_dir(o.output_dir, {o.input}, o.overwrite, PARQUET_MANIFEST_NAME));
   std::error_code ec;
 
   ParquetExportSummary s;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/bounded_read.h"
 #include "core/text.h"
 
 namespace manaka::vpd {
@@ -81,11 +82,8 @@ Status set_threshold(VarianceThresholds& th, std::string_view assignment) {
 }
 
 Status read_thresholds_file(VarianceThresholds& th, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::io(path + ": cannot open the thresholds file: " + std::strerror(errno));
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  MANAKA_ASSIGN_OR_RETURN(std::string text, read_small_file(path, "a thresholds file"));
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object())
     return Status::usage(path + ": a thresholds file is one JSON object, {\"min_phase_share\": 0.2, ...}");
   for (const auto& [key, value] : j.items()) {

@@ -23,6 +23,7 @@ import os
 from typing import Optional, Sequence, Union
 
 from manaka._atomic import write_text_atomically
+from manaka._core.files import check_output
 from manaka.report import boards as _boards
 from manaka.report.html import page
 from manaka.report.sources import InputError, Section, read_input
@@ -37,19 +38,24 @@ PathLike = Union[str, os.PathLike]
 
 def write_report(paths: Sequence[PathLike], output: PathLike, *, valid: Optional[PathLike] = None,
                  eval_coef: Optional[float] = None, max_rows: int = DEFAULT_MAX_ROWS,
-                 boards: int = DEFAULT_BOARDS, title: str = "manaka data report") -> dict:
+                 boards: int = DEFAULT_BOARDS, title: str = "manaka data report",
+                 overwrite: bool = False) -> dict:
     """Writes the report to ``output`` (through a temporary, renamed when
     complete) and returns what it holds: per section its kind, path, figure
     names, the rows it skipped by reason (``rows_skipped``, ``skipped``) and
     its ``alarms``, and the overlap counts.
 
     An input that cannot be read raises InputError (a ValueError) naming the
-    file, where in it and the rule it breaks; nothing is written then."""
+    file, where in it and the rule it breaks; nothing is written then. An
+    ``output`` that exists is refused (UsageError) unless ``overwrite``, and
+    one that is an input always."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     if max_rows < 1 or boards < 0:
         raise ValueError(f"max_rows must be at least 1 and boards at least 0 (got {max_rows}, {boards})")
     inputs = [os.fspath(p) for p in paths]
+    out = os.fspath(output)
+    check_output(out, inputs + ([os.fspath(valid)] if valid is not None else []), overwrite)
     # Every input is read before anything is written: an input refused
     # (InputError, naming the file, where in it and the rule) leaves no output.
     sections: list[Section] = [read_input(p, max_rows=max_rows, n_boards=boards, eval_coef=eval_coef) for p in inputs]
@@ -75,7 +81,6 @@ def write_report(paths: Sequence[PathLike], output: PathLike, *, valid: Optional
                 for e in o["examples"]]
             overlaps.append(o)
     html = page(title, sections, overlaps)
-    out = os.fspath(output)
     write_text_atomically(out, html)
     return {"output": out,
             "sections": [{"kind": s.kind, "path": s.path, "figures": [f.name for f in s.figures],

@@ -43,7 +43,8 @@ def main(argv: list[str]) -> int:
     spec = json.loads(argv[0])
     try:
         summary = write_report(spec["inputs"], spec["output"], valid=spec.get("valid"),
-                               eval_coef=spec.get("eval_coef"), max_rows=spec["max_rows"], boards=spec["boards"])
+                               eval_coef=spec.get("eval_coef"), max_rows=spec["max_rows"], boards=spec["boards"],
+                               overwrite=spec.get("overwrite", False))
     except ModuleNotFoundError as e:
         if e.name and e.name.split(".")[0] == "matplotlib":
             print("manaka: report: needs matplotlib: pip install 'manaka[report]'", file=sys.stderr)

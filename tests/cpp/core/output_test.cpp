@@ -48,22 +48,59 @@ TEST(Output, DirectoriesAreReplacedWithOverwriteUnlessTheyHoldAnInput) {
   fs::create_directories(dir / "old");
   const std::string in = (dir / "in.mpk").string(), old = (dir / "old").string();
   std::ofstream(in) << "input";
-  EXPECT_TRUE(check_output_dir((dir / "new").string(), {in}, false).ok());
-  auto exists = check_output_dir(old, {in}, false);
+  EXPECT_TRUE(check_output_dir((dir / "new").string(), {in}, false, "m.json").ok());
+  auto exists = check_output_dir(old, {in}, false, "m.json");
   ASSERT_FALSE(exists.ok());
   EXPECT_EQ(exists.message(), old + ": exists; pass --overwrite to replace it");
-  EXPECT_TRUE(check_output_dir(old, {in}, true).ok());
+  EXPECT_TRUE(check_output_dir(old, {in}, true, "m.json").ok());
   for (bool overwrite : {false, true}) {
-    auto holds = check_output_dir(dir.string(), {in}, overwrite);
+    auto holds = check_output_dir(dir.string(), {in}, overwrite, "m.json");
     ASSERT_FALSE(holds.ok());
     EXPECT_NE(holds.message().find("would contain the input " + in), std::string::npos) << holds.message();
-    EXPECT_FALSE(check_output_dir(old, {old}, overwrite).ok());  // a part directory joined onto itself
+    EXPECT_FALSE(check_output_dir(old, {old}, overwrite, "m.json").ok());  // a part directory joined onto itself
   }
-  auto file = check_output_dir(in + ".x", {}, true);
+  auto file = check_output_dir(in + ".x", {}, true, "m.json");
   EXPECT_TRUE(file.ok());
   std::ofstream(in + ".x") << "a file";
-  EXPECT_EQ(check_output_dir(in + ".x", {}, true).message(), in + ".x: is a file, not a directory to replace");
-  EXPECT_FALSE(check_output_dir("", {}, true).ok());
+  EXPECT_EQ(check_output_dir(in + ".x", {}, true, "m.json").message(), in + ".x: is a file, not a directory to replace");
+  EXPECT_FALSE(check_output_dir("", {}, true, "m.json").ok());
+}
+
+// An existing directory is replaced only when it is empty or holds the
+// command's own manifest: `vpd to-parquet -o p --overwrite` once removed a
+// directory p of someone else's files.
+TEST(Output, OnlyADirectoryOfOursIsReplaced) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("output_ours_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "theirs" / "sub");
+  std::ofstream((dir / "theirs" / "t.txt").string()) << "not ours";
+  auto theirs = check_output_dir((dir / "theirs").string(), {}, true, "m.json");
+  ASSERT_FALSE(theirs.ok());
+  EXPECT_EQ(theirs.kind(), ErrorKind::Usage);
+  EXPECT_NE(theirs.message().find("is a directory without m.json"), std::string::npos) << theirs.message();
+  std::ofstream((dir / "theirs" / "m.json").string()) << "{}";
+  EXPECT_TRUE(check_output_dir((dir / "theirs").string(), {}, true, "m.json").ok());
+  fs::remove_all(dir);
+}
+
+// The same file named twice, by another path, a hard link or a symbolic
+// link, is refused: `saz to-mpk a.saz a.saz` once doubled every game.
+TEST(Output, AnInputNamedTwiceIsRefused) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("output_twice_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string a = (dir / "a").string(), b = (dir / "b").string();
+  std::ofstream(a) << "a";
+  std::ofstream(b) << "b";
+  fs::create_hard_link(a, dir / "hard");
+  fs::create_symlink(a, dir / "soft");
+  EXPECT_TRUE(check_distinct_inputs({a, b, (dir / "missing").string()}).ok());
+  for (const std::string& again : {a, (dir / "hard").string(), (dir / "soft").string(), (dir / "." / "a").string()}) {
+    auto twice = check_distinct_inputs({a, b, again});
+    ASSERT_FALSE(twice.ok()) << again;
+    EXPECT_EQ(twice.message(), again + ": is given twice (also as " + a + "); its data would be counted twice");
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace

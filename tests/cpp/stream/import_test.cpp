@@ -270,13 +270,15 @@ TEST(ImportStream, ChunksOfAnySizeGiveTheSameStream) {
     auto game = hcpe3_game(kStart, uint8_t(g % 3), moves);
     bytes.insert(bytes.end(), game.begin(), game.end());
   }
-  const std::string in = temp_name("in.hcpe3");
+  // Two files with the same games: one file named twice is refused.
+  const std::string in = temp_name("in.hcpe3"), again = temp_name("again.hcpe3");
   write_file(in, bytes);
+  write_file(again, bytes);
   std::vector<uint8_t> first;
   for (size_t chunk : {size_t{0}, size_t{1}, size_t{50}, size_t{97}, size_t{1000}}) {
     const std::string out = temp_name("chunks.mpk");
     std::remove(out.c_str());
-    auto s = import_stream({.from = SourceFormat::Hcpe3, .inputs = {in, in}, .output = out, .eval_coef = 600,
+    auto s = import_stream({.from = SourceFormat::Hcpe3, .inputs = {in, again}, .output = out, .eval_coef = 600,
                             .mate_scale = 32000, .value_q = squash600, .threads = 2, .chunk_bytes = chunk});
     ASSERT_TRUE(s.ok()) << s.status().message();
     EXPECT_EQ(s->games, 80u) << chunk;
