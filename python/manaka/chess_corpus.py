@@ -37,6 +37,7 @@ from typing import Iterator, NamedTuple, Optional, Sequence, Union, cast
 import numpy as np
 
 from manaka._core import chess_corpus as _cc
+from manaka._output import check_outputs
 
 __all__ = [
     "SHARD_POSITIONS",
@@ -108,10 +109,12 @@ def _require(name: str, a: np.ndarray, dtype: type) -> np.ndarray:
 def write_shard(path: PathLike, states: np.ndarray, move_indices: np.ndarray, outcomes: np.ndarray, *,
                 compressed: bool = True, level: int = -1, visit_offsets: Optional[np.ndarray] = None,
                 visit_indices: Optional[np.ndarray] = None, visit_counts: Optional[np.ndarray] = None,
-                scores: Optional[np.ndarray] = None) -> None:
+                scores: Optional[np.ndarray] = None, overwrite: bool = False) -> None:
     """Writes one shard, byte for byte what ``np.savez_compressed(path, states=..., move_indices=...,
     outcomes=...)`` writes (``np.savez`` with ``compressed=False``), through a temporary renamed when
-    complete. Move indices outside [0, 4672) and outcomes outside {-1, 0, 1} are refused.
+    complete. Move indices outside [0, 4672) and outcomes outside {-1, 0, 1} are refused. An existing
+    ``path`` is refused (UsageError) unless ``overwrite``; a shard a corpus.json lists, replaced so, is
+    named by ``manaka chess shards inspect`` until the corpus is made again.
 
     The visits (all three or none) follow the other arrays, as ``np.savez_compressed(..., visit_offsets=...,
     visit_indices=..., visit_counts=...)`` writes them; refused unless the offsets run from 0 to M without
@@ -119,6 +122,7 @@ def write_shard(path: PathLike, states: np.ndarray, move_indices: np.ndarray, ou
 
     ``scores`` (int16 (N,), last): the engine's score of each position, centipawns from the mover's view
     within ``SCORE_CP_LIMIT``, a mate in d plies ``SCORE_MATE - d`` (negative when mated)."""
+    check_outputs({"path": path}, [], overwrite)
     visits = (visit_offsets, visit_indices, visit_counts)
     given = sum(v is not None for v in visits)
     if given not in (0, 3):

@@ -32,6 +32,7 @@ import numpy as np
 from manaka import Error, InvalidDataError, UsageError
 from manaka import chess
 from manaka._atomic import write_json_atomically
+from manaka._output import check_outputs
 
 __all__ = ["load_network", "load_policy", "load_evaluator", "policy_player", "search_player", "format_summary",
            "main"]
@@ -235,8 +236,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             torch.set_num_threads(args.torch_threads)
         if not chess.MIN_ELO <= args.elo <= chess.MAX_ELO:
             raise UsageError(f"--elo: {args.elo} is out of range {chess.MIN_ELO}..{chess.MAX_ELO}")
-        if args.json and os.path.exists(args.json) and not args.overwrite:
-            raise UsageError(f"--json: {args.json} exists; give --overwrite to replace it")
+        # The checkpoint and the engine are read; --overwrite never replaces them.
+        check_outputs({"--pgn": args.pgn, "--json": args.json}, [args.checkpoint, args.engine], args.overwrite)
         if args.simulations is None or args.search_batch is None or args.c_puct is None:
             play = play_settings(args.checkpoint) if os.path.isfile(args.checkpoint) else {}
             if args.simulations is None:

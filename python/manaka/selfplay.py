@@ -79,6 +79,7 @@ def run(spec: dict[str, Any]) -> int:
 
 
 def init(argv: list[str]) -> int:
+    from manaka._output import check_outputs
     from manaka.train.checkpoint import save_atomic
     from manaka.train.config import ModelConfig
 
@@ -92,8 +93,7 @@ def init(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--overwrite", action="store_true")
     a = ap.parse_args(argv)
-    if Path(a.output).exists() and not a.overwrite:
-        raise manaka.UsageError(f"{a.output} exists; give --overwrite to replace it")
+    check_outputs({"--output": a.output}, [], a.overwrite)
     model = ModelConfig(**{f.name: getattr(a, f.name) for f in dataclasses.fields(ModelConfig)})
     save_atomic(initial_checkpoint(a.game, model, a.seed), a.output)
     print(f"{a.output}: an untrained {a.game} network ({a.blocks} blocks x {a.channels} channels)")

@@ -8,10 +8,13 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/output.h"
+#include "core/temporary.h"
 #include "python/bindings.h"
 #include "python/checks.h"
 #include "python/errors.h"
@@ -38,6 +41,36 @@ namespace {
 using stream::Candidate;
 
 std::vector<uint16_t> move_list(nb::handle mv) { return int_list_arg<uint16_t>(mv, "mv", 0, UINT16_MAX); }
+
+// A stream writer whose file is a temporary until close() (the output
+// policy, docs/reliability.md): a stream under its final name is complete.
+// Destroyed without close(), or left by an exception, the temporary goes.
+template <typename W>
+struct Pending {
+  std::unique_ptr<PendingFile> file;
+  W w;
+  bool closed = false;
+
+  void close() {
+    if (closed) return;
+    closed = true;
+    Status st = w.close();
+    if (!st.ok()) file->discard();
+    raise_if_error(std::move(st));
+    raise_if_error(file->commit());
+  }
+  void exit(nb::args exc) {  // (type, value, traceback), all None without an exception
+    if (exc.size() == 0 || exc[0].is_none()) return close();
+    closed = true;
+    (void)w.close();
+    file->discard();
+  }
+};
+
+std::unique_ptr<PendingFile> pending_output(const std::string& path, bool overwrite) {
+  raise_if_error(check_output(path, {}, overwrite));
+  return std::make_unique<PendingFile>(path);
+}
 uint16_t ply_arg(nb::handle ply) { return static_cast<uint16_t>(int_arg(ply, "ply", 0, UINT16_MAX)); }
 // value_q in [-1, 1]; value_z only a number here (the record's rule, exactly
 // -1, 0 or 1, is the writer's check and message).
@@ -163,33 +196,47 @@ void bind_stream(nb::module_ m) {
              return batch_to_dict(std::move(batch));
            }, "max_records"_a.none());
 
-  nb::class_<stream::Writer>(m, "Writer", "Appends validated records to a new MPK1 stream.")
-      .def("__init__", [](stream::Writer* self, const std::string& path, const stream::Header& header) {
-             new (self) stream::Writer(unwrap(stream::Writer::create(path, header)));
-           }, "path"_a, "header"_a)
-      .def("write", [](stream::Writer& w, nb::bytes packed, nb::handle ply, nb::handle value_z, nb::handle value_q,
+  using StreamWriter = Pending<stream::Writer>;
+  nb::class_<StreamWriter>(m, "Writer",
+      "Appends validated records to a new MPK1 stream, written to '<path>.tmp-<pid>' and renamed onto path "
+      "when closed; left by an exception (or never closed) it leaves nothing.")
+      .def("__init__", [](StreamWriter* self, const std::string& path, const stream::Header& header,
+                          bool overwrite) {
+             auto file = pending_output(path, overwrite);
+             stream::Writer w = unwrap(stream::Writer::create(file->path(), header));
+             new (self) StreamWriter{std::move(file), std::move(w)};
+           }, "path"_a, "header"_a, "overwrite"_a = false,
+           "An existing path is refused (UsageError) unless overwrite; it is replaced only on close().")
+      .def("write", [](StreamWriter& p, nb::bytes packed, nb::handle ply, nb::handle value_z, nb::handle value_q,
                        nb::handle mv, nb::handle visits, nb::handle cp) {
              const uint16_t checked_ply = ply_arg(ply);
              const float z = value_z_arg(value_z), q = value_q_arg(value_q);
              auto cands = candidates_of(mv, visits, cp);
-             raise_if_error(w.write(stream::RecordView{checked_ply, z, q, bytes_of(packed), cands}));
+             raise_if_error(p.w.write(stream::RecordView{checked_ply, z, q, bytes_of(packed), cands}));
            }, "packed"_a, "ply"_a.none(), "value_z"_a.none(), "value_q"_a.none(), "mv"_a.none(),
            "visits"_a = nb::none(), "cp"_a = nb::none(),
            "One record; visits or cp left out are written as absent.")
-      .def("flush", [](stream::Writer& w) { raise_if_error(w.flush()); })
-      .def("close", [](stream::Writer& w) { raise_if_error(w.close()); })
-      .def("__enter__", [](nb::object self) { return self; })
-      .def("__exit__", [](stream::Writer& w, nb::args) { raise_if_error(w.close()); })
-      .def_prop_ro("records_written", &stream::Writer::records_written)
-      .def_prop_ro("header", &stream::Writer::header);
+      .def("flush", [](StreamWriter& p) { raise_if_error(p.w.flush()); })
+      .def("close", &StreamWriter::close, "Completes the stream and renames it onto its path.")
+      .def("__enter__", [](StreamWriter& p) -> StreamWriter& { return p; }, nb::rv_policy::reference)
+      .def("__exit__", &StreamWriter::exit)
+      .def_prop_ro("path", [](const StreamWriter& p) { return p.file->final_path(); })
+      .def_prop_ro("records_written", [](const StreamWriter& p) { return p.w.records_written(); })
+      .def_prop_ro("header", [](const StreamWriter& p) { return p.w.header(); });
 
-  nb::class_<stream::SelfPlayWriter>(m, "SelfPlayWriter",
-      "Buffers one game and writes it when it ends, value_z from each position's side to move.")
-      .def("__init__", [](stream::SelfPlayWriter* self, const std::string& path) {
-             new (self) stream::SelfPlayWriter(unwrap(stream::SelfPlayWriter::create(path)));
-           }, "path"_a)
-      .def("begin_game", [](stream::SelfPlayWriter& w) { raise_if_error(w.begin_game()); })
-      .def("add_position", [](stream::SelfPlayWriter& w, nb::bytes packed, nb::handle ply_value,
+  using GameWriter = Pending<stream::SelfPlayWriter>;
+  nb::class_<GameWriter>(m, "SelfPlayWriter",
+      "Buffers one game and writes it when it ends, value_z from each position's side to move. The stream is "
+      "written to '<path>.tmp-<pid>' and renamed onto path when closed; left by an exception (or never "
+      "closed) it leaves nothing.")
+      .def("__init__", [](GameWriter* self, const std::string& path, bool overwrite) {
+             auto file = pending_output(path, overwrite);
+             stream::SelfPlayWriter w = unwrap(stream::SelfPlayWriter::create(file->path()));
+             new (self) GameWriter{std::move(file), std::move(w)};
+           }, "path"_a, "overwrite"_a = false,
+           "An existing path is refused (UsageError) unless overwrite; it is replaced only on close().")
+      .def("begin_game", [](GameWriter& p) { raise_if_error(p.w.begin_game()); })
+      .def("add_position", [](GameWriter& p, nb::bytes packed, nb::handle ply_value,
                               nb::handle value_q_value, nb::handle mv_arg, nb::handle visits_arg) {
              const uint16_t ply = ply_arg(ply_value);
              const float value_q = value_q_arg(value_q_value);
@@ -199,29 +246,31 @@ void bind_stream(nb::module_ m) {
                throw StatusError{Status::invalid("mv and visits must have the same length")};
              std::vector<stream::VisitedMove> moves(mv.size());
              for (size_t i = 0; i < mv.size(); ++i) moves[i] = {mv[i], visits[i]};
-             raise_if_error(w.add_position(bytes_of(packed), ply, value_q, moves));
+             raise_if_error(p.w.add_position(bytes_of(packed), ply, value_q, moves));
            }, "packed"_a, "ply"_a.none(), "value_q"_a.none(), "mv"_a.none(), "visits"_a.none())
-      .def("add_position_policy", [](stream::SelfPlayWriter& w, nb::bytes packed, nb::handle ply,
+      .def("add_position_policy", [](GameWriter& p, nb::bytes packed, nb::handle ply,
                                      nb::handle value_q_value, nb::handle mv, const std::vector<float>& probs) {
              std::vector<stream::VisitedMove> moves;
              const uint16_t checked_ply = ply_arg(ply);
              const float value_q = value_q_arg(value_q_value);
              raise_if_error(stream::quantize_policy(move_list(mv), probs, moves));
-             raise_if_error(w.add_position(bytes_of(packed), checked_ply, value_q, moves));
+             raise_if_error(p.w.add_position(bytes_of(packed), checked_ply, value_q, moves));
            }, "packed"_a, "ply"_a.none(), "value_q"_a.none(), "mv"_a.none(), "probs"_a,
            "A float policy (e.g. Gumbel's improved policy) stored as visits = round(p * 65536).")
-      .def("end_game", [](stream::SelfPlayWriter& w, nb::handle result) {
-             raise_if_error(w.end_game(result_of(int_arg(result, "result", INT64_MIN, INT64_MAX))));
+      .def("end_game", [](GameWriter& p, nb::handle result) {
+             raise_if_error(p.w.end_game(result_of(int_arg(result, "result", INT64_MIN, INT64_MAX))));
            },
            "result"_a.none(), "The result from Black's point of view: 1, -1 or 0.")
-      .def("discard_game", &stream::SelfPlayWriter::discard_game)
-      .def("close", [](stream::SelfPlayWriter& w) { raise_if_error(w.close()); },
-           "Closes the stream; a game still open is discarded, never written half.")
-      .def("__enter__", [](nb::object self) { return self; })
-      .def("__exit__", [](stream::SelfPlayWriter& w, nb::args) { raise_if_error(w.close()); })
-      .def_prop_ro("in_game", &stream::SelfPlayWriter::in_game)
-      .def_prop_ro("games_written", &stream::SelfPlayWriter::games_written)
-      .def_prop_ro("records_written", &stream::SelfPlayWriter::records_written);
+      .def("discard_game", [](GameWriter& p) { p.w.discard_game(); })
+      .def("close", &GameWriter::close,
+           "Completes the stream and renames it onto its path; a game still open is discarded, never written "
+           "half.")
+      .def("__enter__", [](GameWriter& p) -> GameWriter& { return p; }, nb::rv_policy::reference)
+      .def("__exit__", &GameWriter::exit)
+      .def_prop_ro("path", [](const GameWriter& p) { return p.file->final_path(); })
+      .def_prop_ro("in_game", [](const GameWriter& p) { return p.w.in_game(); })
+      .def_prop_ro("games_written", [](const GameWriter& p) { return p.w.games_written(); })
+      .def_prop_ro("records_written", [](const GameWriter& p) { return p.w.records_written(); });
 
   m.def("quantize_policy", [](nb::handle mv, const std::vector<float>& probs) {
         std::vector<stream::VisitedMove> out;

@@ -12,10 +12,8 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import Optional
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -24,6 +22,7 @@ import pytest
 from manaka import shards, stream
 from test_shards import selfplay_stream
 
+ROOT = Path(__file__).resolve().parents[2]
 MANAKA = os.environ.get("MANAKA_BIN") or str(Path(sys.executable).with_name("manaka"))
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
@@ -151,40 +150,6 @@ def test_a_mixed_or_incomplete_set_is_refused(tmp_path):
     assert len(shards.list_shards(incomplete, require_complete=False)) == len(a) - 1
 
 
-class BlockedStream:
-    """A FIFO standing in for an MPK1 stream that pack reads until told to
-    stop: every byte but the last, then nothing (the writer stays open)."""
-
-    def __init__(self, path: Path, source: Path):
-        self.path, self.data = path, source.read_bytes()
-        os.mkfifo(path)
-        self.fd: Optional[int] = None
-
-    def feed(self, proc: subprocess.Popen):
-        self.thread = threading.Thread(target=self._feed, args=(proc.pid,), daemon=True)
-        self.thread.start()
-
-    def _reading(self, pid: int) -> bool:
-        fds = Path(f"/proc/{pid}/fd")
-        try:
-            return any(os.readlink(fd) == str(self.path) for fd in fds.iterdir())
-        except OSError:
-            return False
-
-    def _feed(self, pid: int):
-        # pack opens each input twice: once for its header, then to read it;
-        # the second open must come after the first is closed.
-        with open(self.path, "wb") as f:
-            f.write(self.data)
-        wait_for(lambda: not self._reading(pid))
-        fd = self.fd = os.open(self.path, os.O_WRONLY)
-        os.write(fd, self.data[:-1])
-
-    def close(self):
-        if self.fd is not None:
-            os.close(self.fd)
-
-
 def wait_for(predicate, seconds=20.0):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -202,17 +167,16 @@ def test_a_stopped_pack_leaves_the_old_set_whole(tmp_path, sig):
     prefix = out / "train"
     assert run("pack", src, "-o", prefix, "--rows-per-shard", "100", "-q").returncode == 0
     old = shard_bytes(prefix)
-    fifo = BlockedStream(tmp_path / "blocked.mpk", src)
-    proc = subprocess.Popen([MANAKA, "pack", str(fifo.path), "-o", str(prefix), "--buckets", "4", "--overwrite",
-                             "--rows-per-shard", "50"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    fifo.feed(proc)
+    # The fault hook (core/fault.h) stops the run once its spools are written, until the signal comes.
+    proc = subprocess.Popen([MANAKA, "pack", str(src), "-o", str(prefix), "--buckets", "4", "--overwrite",
+                             "--rows-per-shard", "50"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "MANAKA_FAULT": "pack-spooled:1:hang"})
     assert wait_for(lambda: any(p.name.startswith(".manaka-pack-") for p in out.iterdir())), "pack never spooled"
     # A second pack on the same prefix meanwhile is kept off it.
     second = run("pack", src, "-o", prefix, "--overwrite", "-q")
     assert second.returncode == 1 and "another run is writing shards of this prefix" in second.stderr
     proc.send_signal(sig)
     assert proc.wait(timeout=20) == -sig
-    fifo.close()
     assert shard_bytes(prefix) == old
     shards.list_shards(out)  # whole
     if sig == signal.SIGKILL:
@@ -224,7 +188,127 @@ def test_a_stopped_pack_leaves_the_old_set_whole(tmp_path, sig):
     assert temporaries(out) == []
 
 
-# ---- 3. text that leaves the program ------------------------------------------------
+def test_a_pack_killed_at_any_rename_leaves_one_set_whole(tmp_path):
+    """SIGKILL at each rename of `pack --overwrite` (core/fault.h): afterwards
+    the old set or the new one is whole under the final names, at once or
+    once the next run on the prefix has finished the replacement; that run
+    never takes a half-replaced set for no set."""
+    old_src = selfplay_stream(tmp_path / "old.mpk", games=30)
+    new_src = selfplay_stream(tmp_path / "new.mpk", games=20, seed=9)
+    out = tmp_path / "out"
+    prefix = out / "train"
+    reference = tmp_path / "ref" / "train"
+    assert run("pack", new_src, "-o", reference, "--rows-per-shard", "150", "-q").returncode == 0
+    new = shard_bytes(reference)
+    assert run("pack", old_src, "-o", prefix, "--rows-per-shard", "100", "-q").returncode == 0
+    old = shard_bytes(prefix)
+    assert len(old) > len(new) >= 2  # the new set replaces some shards and outgrows the rest
+    seen = set()
+    for k in range(1, 100):
+        env = {**os.environ, "MANAKA_FAULT": f"shard-set-rename:{k}:kill"}
+        proc = run("pack", new_src, "-o", prefix, "--rows-per-shard", "150", "--overwrite", "-q", env=env)
+        if proc.returncode == 0:
+            break
+        assert proc.returncode == -signal.SIGKILL, proc.stderr
+        at_once = shard_bytes(prefix)
+        # The next run without --overwrite finishes a journaled replacement, then refuses: a set exists.
+        again = run("pack", old_src, "-o", prefix, "-q")
+        assert again.returncode == 1 and "a shard set exists" in again.stderr, again.stderr
+        after = shard_bytes(prefix)
+        assert after in (old, new), (k, sorted(after))
+        assert at_once in (old, new) or after == new  # half-way only while the journal says how to finish
+        seen.add("old" if after == old else "new")
+        assert len(shards.list_shards(out)) == len(after)
+        for p in out.iterdir():  # back to the old set for the next k
+            shutil.rmtree(p) if p.is_dir() else p.unlink()
+        for name, data in old.items():
+            (out / name).write_bytes(data)
+    else:
+        pytest.fail("pack never completed")
+    assert k > len(old) + len(new) + 1  # the journal, every rename aside and in, the journal's removal
+    assert seen == {"old", "new"}
+    assert shard_bytes(prefix) == new
+    assert temporaries(out) == [] and not (out / ".train.publish").exists()
+
+
+# ---- 3. limits, pipes, signals and footers -------------------------------------------
+
+
+def test_a_file_size_limit_is_an_error_naming_the_file(tmp_path):
+    src = selfplay_stream(tmp_path / "sp.mpk", games=60)
+    # SIGXFSZ is ignored, so the write fails with EFBIG and the run says which file; no temporary stays.
+    proc = subprocess.run(["bash", "-c", f'ulimit -f 20; exec "{MANAKA}" pack "{src}" -o "{tmp_path}/l/a" -q'],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stderr
+    assert "a-00000.parquet.tmp-" in proc.stderr and "File too large" in proc.stderr
+    assert temporaries(tmp_path / "l") == [] and not list((tmp_path / "l").glob("a-*"))
+
+
+def test_inputs_that_would_exhaust_memory_or_be_read_twice_are_refused(tmp_path):
+    pgn = tmp_path / "g.pgn"
+    pgn.write_text('[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n')
+    proc = run("vpd", "build", pgn, "-o", tmp_path / "a.vpd", "--thresholds", "/dev/zero", "-q")
+    assert proc.returncode == 1 and "/dev/zero: a thresholds file is at most 16 MiB" in proc.stderr
+    assert not (tmp_path / "a.vpd").exists()
+    (tmp_path / "z.jsonl").symlink_to("/dev/zero")
+    proc = run("teacher", "convert", tmp_path / "z.jsonl", "-o", tmp_path / "z.mpk", "--eval-coef", "600",
+               "--mate-scale", "32000")
+    assert proc.returncode == 1 and "z.jsonl: line 1 is longer than 16 MiB" in proc.stderr
+
+    # pack reads each input twice (a header pass, then the records): a pipe is refused at once.
+    src = selfplay_stream(tmp_path / "sp.mpk", games=3)
+    fifo = tmp_path / "f.mpk"
+    os.mkfifo(fifo)
+    proc = run("pack", fifo, "-o", tmp_path / "o" / "a", timeout=20)
+    assert proc.returncode == 1 and "is a pipe or FIFO, and pack reads each input more than once" in proc.stderr
+    proc = subprocess.run(["bash", "-c", f'"{MANAKA}" pack <(cat "{src}") -o "{tmp_path}/o/a"'],
+                          capture_output=True, text=True, timeout=20)
+    assert proc.returncode == 1 and "is a pipe or FIFO" in proc.stderr
+    # stream validate reads once: a pipe works there.
+    proc = subprocess.run(["bash", "-c", f'"{MANAKA}" stream validate <(cat "{src}")'], capture_output=True,
+                          text=True, timeout=20)
+    assert proc.returncode == 0, proc.stderr
+    # So does teacher convert: a pipe has no name to say it is JSON lines, and parquet cannot come from one.
+    fixture = ROOT / "tests/fixtures/teacher/refusals.jsonl"
+    proc = subprocess.run(["bash", "-c", f'"{MANAKA}" teacher convert <(cat "{fixture}") -o "{tmp_path}/p.mpk" '
+                           '--eval-coef 600 --mate-scale 32000'], capture_output=True, text=True, timeout=20)
+    assert proc.returncode == 0 and "14 rows from 1 file" in proc.stdout and "4 records" in proc.stdout, proc.stderr
+
+    # One file named twice would count its data twice.
+    for argv in (("vpd", "build", pgn, tmp_path / "." / "g.pgn", "-o", tmp_path / "b.vpd"),
+                 ("saz", "to-mpk", src, src, "-o", tmp_path / "b.mpk"),
+                 ("teacher", "convert", tmp_path / "z.jsonl", tmp_path / "z.jsonl", "-o", tmp_path / "c.mpk",
+                  "--eval-coef", "600", "--mate-scale", "32000")):
+        proc = run(*argv)
+        assert proc.returncode == 1 and "is given twice" in proc.stderr, (argv, proc.stderr)
+
+
+def test_a_footer_that_disagrees_with_its_rows_is_refused(tmp_path):
+    src = selfplay_stream(tmp_path / "sp.mpk", games=10)
+    good = shards.pack([str(src)], str(tmp_path / "s" / "a"), seed=1)["shards"][0]
+    table = pq.read_table(good)
+    meta = dict(table.schema.metadata)
+    for key, value, message in ((b"manaka.set.rows", b"7", "holds 7 rows (manaka.set.rows), but its shards hold"),
+                                (b"packed_len", b"95", 'footer key packed_len is "95", but it is "96"'),
+                                (b"pov", b"2", 'footer key pov is "2", but it is "0" or "1"')):
+        bad = tmp_path / "s" / "b-00000.parquet"
+        pq.write_table(table.replace_schema_metadata({**meta, key: value}), bad)
+        proc = run("shards", "validate", bad)
+        assert proc.returncode == 1 and message in proc.stderr, (key, proc.stderr)
+    # A damaged Arrow schema in the footer: named, where it once crashed the reader.
+    data = Path(good).read_bytes()
+    schema = pq.ParquetFile(good).metadata.metadata[b"ARROW:schema"]
+    at = data.rindex(schema)
+    damaged = tmp_path / "s" / "c-00000.parquet"
+    damaged.write_bytes(data[:at] + b"!!!!" + data[at + 4:])
+    for command in ("validate", "inspect"):
+        proc = run("shards", command, damaged)
+        assert proc.returncode == 1, proc.stderr
+        assert "c-00000.parquet: the footer's ARROW:schema (the Arrow schema stored with the columns) is damaged" \
+            in proc.stderr
+
+
+# ---- 4. text that leaves the program ------------------------------------------------
 
 
 def test_paths_that_are_not_utf8(tmp_path):

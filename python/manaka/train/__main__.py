@@ -17,6 +17,7 @@ import argparse
 import dataclasses
 import json
 import sys
+from pathlib import Path
 from typing import Optional, Sequence
 
 from manaka.train import data
@@ -87,6 +88,12 @@ def _recipe(args: argparse.Namespace) -> int:
             config.model_out = args.model_out
         if args.device is not None:
             config.pretrain = dataclasses.replace(config.pretrain, device=args.device)
+        if config.model_out:  # replaced each time the recipe completes, but never the config it reads
+            from manaka._output import check_outputs
+
+            out = Path(config.model_out)
+            check_outputs({"--model-out": out, "--model-out's card": out.with_suffix(".json")}, [args.config],
+                          overwrite=True)
         summary = run_recipe(config)
     except (ConfigError, RecipeError, FileNotFoundError, FileExistsError, ValueError, data.MissingLoaderError,
             Error) as e:
@@ -113,8 +120,10 @@ def _refine(args: argparse.Namespace) -> int:
             raise ConfigError(f"--simulations must be at least 1, got {args.simulations}")
         config = dataclasses.replace(config, search=dataclasses.replace(config.search,
                                                                         simulations=args.simulations))
+    from manaka._output import check_outputs
     from manaka.train.refine import refine
 
+    check_outputs({"--metrics": config.metrics}, [args.config, args.resume_from], overwrite=True)
     result = refine(config, args.resume_from)
     print(json.dumps({"run_dir": config.run_dir, "first_iteration": result.first_iteration,
                       "last_iteration": result.last_iteration, "checkpoint": result.checkpoint,
@@ -157,8 +166,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 0
         from manaka.train.pretrain import pretrain
 
-        result = pretrain(config, resume=args.resume, overwrite=args.overwrite)
-    except (ConfigError, FileNotFoundError, FileExistsError, ValueError, data.MissingLoaderError) as e:
+        result = pretrain(config, resume=args.resume, overwrite=args.overwrite, inputs=[args.config])
+    except (ConfigError, FileNotFoundError, FileExistsError, ValueError, data.MissingLoaderError) as e:  # UsageError too
         print(f"python -m manaka.train {args.command}: {e}", file=sys.stderr)
         return 2
     print(json.dumps({"output": config.output, "epochs_completed": result.epochs_completed,

@@ -29,10 +29,11 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Optional, TextIO
+from typing import Callable, Iterable, Optional, Sequence, TextIO
 
 import torch
 
+from manaka._output import PathLike, check_outputs
 from manaka.train import checkpoint, data
 from manaka.train.config import PretrainConfig, ScheduleConfig, config_to_dict
 from manaka.train.network import PolicyValueNet, count_parameters, policy_value_loss
@@ -253,9 +254,10 @@ def fit(
         best_state, history = st["best_net"], list(st["history"])
         if st["done"]:
             return PretrainResult(first_epoch, best_epoch, best_val, st["stopped_early"], params, history)
-    elif (output.exists() or state_path.exists()) and not overwrite:
-        raise FileExistsError(f"{output} (or its resume state) exists: pass --resume to continue that run, "
-                              "or --overwrite to start over")
+    elif (output.exists() or state_path.exists() or (config.metrics and Path(config.metrics).exists())) \
+            and not overwrite:
+        raise FileExistsError(f"{output} (or its resume state or metrics) exists: pass --resume to continue that "
+                              "run, or --overwrite to start over")
 
     metrics = None
     if config.metrics:
@@ -356,8 +358,13 @@ def pretrain(
     overwrite: bool = False,
     batches: Callable[..., Iterable[data.Batch]] = data.batches,
     progress: Optional[TextIO] = sys.stderr,
+    inputs: Sequence[PathLike] = (),
 ) -> PretrainResult:
     """Pre-train on ``config.corpus``: the spec's split, ``batches`` (default ``iter_batches``) as the reader.
+
+    The output, its resume state and the metrics are never one of the
+    corpus's shards or ``inputs`` (other files the run reads: its config),
+    ``overwrite`` or not.
 
     ``batches(shards, batch_size, device, shuffle, seed)`` is called once per
     epoch for the training shards (shuffled, seed from ``epoch_seed``) and
@@ -365,6 +372,9 @@ def pretrain(
     above 0 also ``scores=True``, and its batches then carry the scores fourth.
     """
     shards = data.list_shards(config.corpus)
+    output = Path(config.output)
+    check_outputs({"output": output, "resume state": checkpoint.resume_path(output), "metrics": config.metrics},
+                  [*shards, *inputs, Path(config.corpus) / "corpus.json"], overwrite=True)
     train_shards, val_shards = data.split_shards(shards, config.val_fraction)
     steps = data.steps_per_epoch(data.count_positions(train_shards), config.batch_size)
     device = resolve_device(config.device)
