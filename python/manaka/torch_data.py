@@ -9,11 +9,19 @@
 
 Each DataLoader worker reads a disjoint share of the shards (every
 ``num_workers``-th shard of the epoch's order), so no row is read twice.
+
+Shogi training batches, planes and targets made in C++ (docs/shogi-training.md)::
+
+    from manaka.torch_data import ShogiDataset, shogi_collate
+    ds = ShogiDataset("shards/train", batch_size=256, seed=1, value_q_weight=0.5)
+    for planes, policy, value, weight in ds: ...   # int8 (B,44,9,9), f32 (B,11259), (B,), (B,)
+    # or, from the row groups of your own reader:
+    loader = torch.utils.data.DataLoader(ShardDataset("shards/train"), batch_size=None, collate_fn=shogi_collate)
 """
 
 from __future__ import annotations
 
-from typing import Iterator, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 import numpy as np
 import torch
@@ -21,9 +29,10 @@ from torch.utils.data import IterableDataset, get_worker_info
 
 from manaka._core._checks import at_least as _at_least
 from manaka._core._checks import seed as _seed
-from manaka.shards import ShardFile, Source, epoch_order, list_shards
+from manaka import shogi
+from manaka.shards import ShardBatch, ShardFile, Source, epoch_order, list_shards
 
-__all__ = ["ShardDataset", "to_tensors"]
+__all__ = ["ShardDataset", "ShogiDataset", "shogi_collate", "to_tensors"]
 
 # torch's unsigned 16/32-bit types support few operations; widen them.
 _WIDEN = {np.dtype(np.uint16): np.int32, np.dtype(np.uint32): np.int64}
@@ -62,3 +71,43 @@ class ShardDataset(IterableDataset):
         for path in order:
             for batch in ShardFile(path).batches(self.columns):
                 yield to_tensors(batch)
+
+
+def shogi_collate(batch, *, value_q_weight: float = 0.0, row_weights: bool = False) -> tuple[torch.Tensor, ...]:
+    """``(planes, policy, value, weight)`` tensors of one shard batch (a ``ShardBatch``, or the dict of
+    tensors ``ShardDataset`` yields), encoded in C++ by ``manaka.shogi.encode_batch``."""
+    if isinstance(batch, dict):
+        batch = ShardBatch(**{k: v.numpy() for k, v in batch.items()})
+        batch.weight = batch.weight.astype(np.uint32) if batch.weight is not None else None
+        batch.mv = batch.mv.astype(np.uint16) if batch.mv is not None else None
+    return tuple(torch.from_numpy(a) for a in shogi.encode_batch(batch, value_q_weight=value_q_weight,
+                                                                  row_weights=row_weights))
+
+
+class ShogiDataset(IterableDataset):
+    """Shogi training batches of ``batch_size`` rows as tensors, ``manaka.shogi.training_batches`` split
+    across DataLoader workers by shard (use ``batch_size=None`` in the DataLoader)."""
+
+    def __init__(self, source: Source, *, batch_size: int = 256, seed: int = 0, value_q_weight: float = 0.0,
+                 row_weights: bool = False, drop_last: bool = False, threads: Optional[int] = None) -> None:
+        super().__init__()
+        self.paths = list_shards(source)
+        self.batch_size = _at_least(batch_size, "batch_size", 1)
+        self.seed = _seed(seed)
+        self.options: dict[str, Any] = {"value_q_weight": value_q_weight, "row_weights": row_weights, "drop_last": drop_last,
+                        "threads": threads}
+        self.epoch = 0
+
+    def set_epoch(self, epoch: int) -> None:
+        self.epoch = _at_least(epoch, "epoch", 0)
+
+    def __iter__(self) -> Iterator[tuple[torch.Tensor, ...]]:
+        info = get_worker_info()
+        order = epoch_order(self.paths, self.seed, self.epoch)
+        if info is not None:
+            order = order[info.id::info.num_workers]
+            if not order:
+                return
+        for batch in shogi.training_batches(order, batch_size=self.batch_size, shuffle=False,
+                                            require_complete=False, **self.options):
+            yield tuple(torch.from_numpy(a) for a in batch)

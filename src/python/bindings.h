@@ -22,5 +22,6 @@ void bind_search(nanobind::module_ m);
 // Output rules for Python writers (core/temporary.h).
 void bind_files(nanobind::module_ m);
 void bind_vpd(nanobind::module_ m);
+void bind_training(nanobind::module_ m);
 
 }  // namespace manaka::python

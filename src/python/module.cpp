@@ -22,4 +22,5 @@ NB_MODULE(_core, m) {
   manaka::python::bind_search(m.def_submodule("search", "PUCT search and self-play with a Python network"));
   manaka::python::bind_files(m.def_submodule("files", "output rules for Python writers (core/temporary.h)"));
   manaka::python::bind_vpd(m.def_submodule("vpd", "VPD1 chess position datasets, read-only"));
+  manaka::python::bind_training(m.def_submodule("training", "shard rows as network inputs and targets"));
 }

@@ -56,6 +56,10 @@ struct ShardBatch {
   std::vector<uint16_t> mv;            // all candidates, row after row
   std::vector<float> prob;
   std::vector<int16_t> cp;             // kNullCp (-32768) where cp is null
+  // Where the rows came from, set by ShardStream (the index in its list of
+  // files, the row group): for messages about a row.
+  size_t file = 0;
+  int group = 0;
 
   // Row i as a Row (the columns that were read).
   Row row(int64_t i) const;

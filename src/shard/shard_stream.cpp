@@ -86,6 +86,8 @@ void ShardStream::work() {
       ShardBatch b = pool_->take(columns_);
       Status read = reader->read_row_group_into(task.group, columns_, b);
       if (read.ok()) {
+        b.file = task.file;
+        b.group = task.group;
         batch = std::move(b);
       } else {
         pool_->give(std::move(b));

@@ -1,5 +1,6 @@
 #include "shogi/encode.h"
 
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -29,19 +30,34 @@ Result<bool> uniform_flag(const int8_t* planes, int plane) { return uniform_plan
 }  // namespace
 
 void encode_planes(const Position& pos, bool repeated_before, int8_t* out) {
-  std::memset(out, 0, PLANES_SIZE);
-  const Color us = pos.side_to_move();
-  for (int s = 0; s < SQUARE_NB; ++s) {
-    const Piece p = pos.piece_on(Square(s));
-    if (p == NO_PIECE) continue;
-    const int plane = (color_of(p) == us ? PLANE_OUR_PIECES : PLANE_THEIR_PIECES) + kind_of(p);
-    out[plane * SQUARE_NB + view_cell(us, Square(s))] = 1;
-  }
-  for (int hk = 0; hk < HAND_KIND_NB; ++hk) {
-    fill_plane(out, PLANE_OUR_HAND + hk, int8_t(pos.hand_count(us, HandKind(hk))));
-    fill_plane(out, PLANE_THEIR_HAND + hk, int8_t(pos.hand_count(~us, HandKind(hk))));
-  }
+  const Packed packed = pack(pos);
+  encode_packed(packed, out);
   if (repeated_before) fill_plane(out, PLANE_REPETITION, 1);
+}
+
+void encode_packed(std::span<const uint8_t, PACKED_LEN> packed, int8_t* out) {
+  // OFFSET[us][s]: where square s lands in a piece plane, read by every row a trainer encodes.
+  static constexpr auto OFFSET = [] {
+    std::array<std::array<uint16_t, SQUARE_NB>, COLOR_NB> t{};
+    for (int c = 0; c < COLOR_NB; ++c)
+      for (int s = 0; s < SQUARE_NB; ++s) t[size_t(c)][size_t(s)] = uint16_t(view_cell(Color(c), Square(s)));
+    return t;
+  }();
+  std::memset(out, 0, PLANES_SIZE);
+  const Color us = packed[PACKED_SIDE] == WHITE ? WHITE : BLACK;
+  const auto& offset = OFFSET[us];
+  for (size_t s = 0; s < SQUARE_NB; ++s) {
+    const Piece p = packed[s];
+    if (!is_piece_byte(p)) continue;  // NO_PIECE
+    const int plane = (color_of(p) == us ? PLANE_OUR_PIECES : PLANE_THEIR_PIECES) + kind_of(p);
+    out[plane * SQUARE_NB + offset[s]] = 1;
+  }
+  const uint8_t* ours = &packed[PACKED_HAND + size_t(us) * HAND_KIND_NB];
+  const uint8_t* theirs = &packed[PACKED_HAND + size_t(~us) * HAND_KIND_NB];
+  for (int hk = 0; hk < HAND_KIND_NB; ++hk) {
+    fill_plane(out, PLANE_OUR_HAND + hk, int8_t(ours[hk]));
+    fill_plane(out, PLANE_THEIR_HAND + hk, int8_t(theirs[hk]));
+  }
   if (us == WHITE) fill_plane(out, PLANE_WHITE_TO_MOVE, 1);
 }
 

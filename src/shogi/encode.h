@@ -28,8 +28,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "core/status.h"
+#include "shogi/pack.h"
 #include "shogi/position.h"
 
 namespace manaka::shogi {
@@ -58,6 +60,11 @@ constexpr Square view_square(Color mover, int cell) {
 
 // Writes the PLANES_SIZE values of pos into out.
 void encode_planes(const Position& pos, bool repeated_before, int8_t* out);
+// The same from MPK1's 96 packed bytes (shogi/pack.h), with no Position
+// built: what a shard's `packed` column feeds the trainer. The bytes hold no
+// history, so plane 42 is zero. The bytes must be ones packed_is_valid
+// accepts; a byte outside the board's values is not read as a piece.
+void encode_packed(std::span<const uint8_t, PACKED_LEN> packed, int8_t* out);
 
 struct DecodedPlanes {
   Position position;  // move number 1

@@ -40,8 +40,9 @@ constexpr std::array<std::array<int8_t, 17>, 17> STEP_SHAPE = [] {
 
 }  // namespace
 
-int move_index(const Position& pos, Move m) {
-  const Color us = pos.side_to_move();
+int move_index(const Position& pos, Move m) { return move_index(pos.side_to_move(), m); }
+
+int move_index(Color us, Move m) {
   const int to = view_cell(us, m.to_square());
   if (m.is_drop()) return to * MOVE_PLANE_NB + DROP_PLANES + m.dropped_kind();
   const int from = view_cell(us, m.from_square());

@@ -33,6 +33,9 @@ constexpr int QUEEN_PLANES = 0, KNIGHT_PLANES = 64, PROMOTION_PLANES = 66, DROP_
 // The index of m, a legal move of pos; -1 when m has no shape above (a step
 // no piece makes), which a legal move never is.
 int move_index(const Position& pos, Move m);
+// The same from the mover alone: the index depends on nothing else, so a
+// shard's move16 candidates map without building the position.
+int move_index(Color us, Move m);
 // The legal move of pos that index names, or MOVE_NONE when it names none
 // (out of range, off the board, or not legal here).
 Move move_from_index(const Position& pos, int index);

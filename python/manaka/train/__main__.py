@@ -1,10 +1,11 @@
 """The training commands (docs/chess-training.md)::
 
     python -m manaka.train pretrain --config FILE [--corpus DIR] [--out PATH] [--epochs N] ...
+    python -m manaka.train pretrain --game shogi --config FILE [--corpus SHARDS] [--validation SHARDS] ...
     python -m manaka.train [train] --game chess --config FILE [--resume-from pretrained.pt] [--run-dir DIR] ...
     python -m manaka.train recipe --config configs/chess-cpu.toml [--run-dir DIR]
 
-``pretrain`` is phase 2 (pretrain.py); ``train`` (the word may be left out,
+``pretrain`` is phase 2 (pretrain.py; shogi: docs/shogi-training.md); ``train`` (the word may be left out,
 as the spec spells it) is phase 3, the refinement (refine.py). Options given
 on the command line replace the config's keys. The summary (a JSON object)
 goes to stdout, progress and messages to stderr; a bad configuration, corpus
@@ -20,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
+from manaka import Error
 from manaka.train import data
 from manaka.train.config import ConfigError, load_config, load_refine_config
 from manaka.train.network import PolicyValueNet, count_parameters
@@ -32,11 +34,18 @@ def _parser() -> argparse.ArgumentParser:
                                 epilog="Without a command, the arguments are train's: python -m manaka.train "
                                        "--game chess --config configs/chess-refine.toml --resume-from pretrained.pt")
     sub = p.add_subparsers(dest="command", required=True)
-    pre = sub.add_parser("pretrain", help="supervised pre-training on the npz chess corpus, writing pretrained.pt",
-                         description="Supervised pre-training on the npz chess corpus (docs/chess-training.md). "
-                                     "Writes the spec's pretrained.pt after every epoch.")
-    pre.add_argument("--config", required=True, help="TOML configuration (configs/chess-pretrain*.toml)")
-    pre.add_argument("--corpus", help="directory of shard_*.npz (replaces the config's corpus)")
+    pre = sub.add_parser("pretrain", help="supervised pre-training: the npz chess corpus, or shogi shards",
+                         description="Supervised pre-training on the npz chess corpus (docs/chess-training.md) "
+                                     "or on shogi parquet shards from manaka pack (docs/shogi-training.md). "
+                                     "Writes the checkpoint after every epoch.")
+    pre.add_argument("--game", choices=["chess", "shogi"],
+                     help="the game (replaces the config's game; chess unless the config says shogi)")
+    pre.add_argument("--config", required=True,
+                     help="TOML configuration (configs/chess-pretrain*.toml, configs/shogi-*.toml)")
+    pre.add_argument("--corpus", help="chess: directory of shard_*.npz; shogi: the training shards (a "
+                                      "directory, a glob or a file of manaka pack's); replaces the config's corpus")
+    pre.add_argument("--validation", help="shogi: the validation shards, apart from the training ones "
+                                          "(replaces the config's validation)")
     pre.add_argument("--out", help="checkpoint to write (replaces the config's output)")
     pre.add_argument("--epochs", type=int, help="epochs at most (replaces the config's epochs)")
     pre.add_argument("--device", help="auto, cpu, cuda, cuda:1, mps (replaces the config's device)")
@@ -147,8 +156,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         config = load_config(args.config)
         changes: dict = {}
+        if args.game is not None:
+            changes["game"] = args.game
         if args.corpus is not None:
             changes["corpus"] = args.corpus
+        if args.validation is not None:
+            changes["validation"] = args.validation
         if args.out is not None:
             changes["output"] = args.out
         if args.epochs is not None:
@@ -159,20 +172,34 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             changes["device"] = args.device
         if args.metrics is not None:
             changes["metrics"] = args.metrics
-        config = dataclasses.replace(config, **changes)
+        from manaka.train.config import config_from_dict, config_to_dict
+
+        config = config_from_dict({**config_to_dict(config), **changes})  # checked again with the changes
         if args.params:
-            print(json.dumps({"parameters": count_parameters(PolicyValueNet(config.model)),
+            print(json.dumps({"parameters": count_parameters(PolicyValueNet(config.model, config.game)),
                               "blocks": config.model.blocks, "channels": config.model.channels}))
             return 0
         from manaka.train.pretrain import pretrain
 
         result = pretrain(config, resume=args.resume, overwrite=args.overwrite, inputs=[args.config])
-    except (ConfigError, FileNotFoundError, FileExistsError, ValueError, data.MissingLoaderError) as e:  # UsageError too
+    except (ConfigError, FileNotFoundError, FileExistsError, ValueError, data.MissingLoaderError,
+            Error) as e:  # UsageError and InvalidDataError too
         print(f"python -m manaka.train {args.command}: {e}", file=sys.stderr)
         return 2
-    print(json.dumps({"output": config.output, "epochs_completed": result.epochs_completed,
-                      "best_epoch": result.best_epoch, "best_val_loss": result.best_val_loss,
-                      "stopped_early": result.stopped_early, "parameters": result.parameters}))
+    summary = {"game": config.game, "output": config.output, "epochs_completed": result.epochs_completed,
+               "best_epoch": result.best_epoch, "best_val_loss": result.best_val_loss,
+               "stopped_early": result.stopped_early, "parameters": result.parameters}
+    if result.history:
+        best = next(h for h in result.history if h["epoch"] == result.best_epoch)
+        summary.update({"val_top1": best["val_top1"], "val_value_mse": best["val_value_mse"],
+                        "val_policy_ce": best["val_policy_ce"]})
+    if result.data:
+        o = result.data["overlap"]
+        summary["train_rows"] = result.data["train"]["rows"]
+        summary["validation_rows"] = result.data["validation"]["rows"]
+        summary["overlap"] = {k: o[k] for k in ("shared_rows", "valid_rows", "share")}
+        summary["conventions"] = {k: v for k, v in result.data["train"].items() if k not in ("rows", "shards", "first")}
+    print(json.dumps(summary))
     return 0
 
 

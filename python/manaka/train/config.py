@@ -71,7 +71,9 @@ class PlayConfig:
 
 @dataclass
 class PretrainConfig:
-    corpus: str = "data/chess_corpus"   # directory of shard_*.npz (the spec's corpus)
+    game: str = "chess"            # "chess" (npz corpus) or "shogi" (parquet shards from manaka pack)
+    corpus: str = "data/chess_corpus"   # chess: directory of shard_*.npz; shogi: the training shards
+    validation: str = ""           # shogi: the validation shards (a directory, a glob or a file); chess splits
     output: str = "pretrained.pt"       # the checkpoint written (the spec's contract)
     metrics: str = "pretrain-metrics.jsonl"  # JSON lines, one per epoch plus train lines; "" writes none
     seed: int = 0                  # seeds torch and every epoch's shuffle
@@ -84,7 +86,9 @@ class PretrainConfig:
     progress_seconds: float = 30.0  # seconds between progress lines when stderr is not a terminal
     # The value head's target: (1 - w) * outcome + w * tanh(score / value_score_scale), w this weight; 0 is
     # the spec's outcome alone, above 0 needs a corpus with scores (manaka chess corpus --scores).
+    # Shogi: (1 - w) * value_z + w * value_q, the shard's mean result and its teacher's or search's value.
     value_score_weight: float = 0.0
+    row_weights: bool = False      # shogi: weigh each row's loss by its weight (the records folded into it)
     value_score_scale: float = 400.0  # centipawns: a score of this is tanh(1) = 0.76 for the mover
     torch_threads: int = 0         # torch's CPU threads (torch.set_num_threads); 0 keeps torch's default
     model: ModelConfig = field(default_factory=ModelConfig)
@@ -168,6 +172,13 @@ def _check(config: PretrainConfig) -> PretrainConfig:
         if value < low:
             raise ConfigError(f"{name!r} must be at least {low}, got {value}")
 
+    if config.game not in ("chess", "shogi"):
+        raise ConfigError(f"'game' must be chess or shogi, got {config.game!r}")
+    if config.game == "shogi" and not config.validation:
+        raise ConfigError("'validation' must name the validation shards for shogi (a directory apart from "
+                          "the training shards, e.g. shards/val)")
+    if config.game == "chess" and config.row_weights:
+        raise ConfigError("'row_weights' is for shogi shards; the chess corpus has no row weights")
     at_least("epochs", config.epochs, 1)
     at_least("batch_size", config.batch_size, 1)
     at_least("patience", config.patience, 1)

@@ -2,12 +2,19 @@
 
 ``fit`` is the loop, over any source of batches: a function from the epoch
 (0-based) to an iterable of ``(states f32 (B,20,8,8), moves i64 (B,),
-outcomes f32 (B,))``. ``pretrain`` is the command's: it lists the corpus's
-shards, holds the spec's validation shards out, and feeds ``fit`` from
-``manaka.chess.iter_batches`` (``manaka.train.data.batches``).
+outcomes f32 (B,))`` for chess, of ``(planes i8 (B,44,9,9), policy f32
+(B,11259), value f32 (B,), weight f32 (B,))`` for shogi. ``pretrain`` is the
+command's: for chess it lists the corpus's shards, holds the spec's
+validation shards out, and feeds ``fit`` from ``manaka.chess.iter_batches``
+(``manaka.train.data.batches``); for shogi it reads the parquet shards of
+``corpus`` and ``validation`` through ``manaka.shogi.training_batches``
+(planes and targets made in C++), after checking both sets' footer
+conventions (docs/shogi-training.md).
 
-Per step: loss = policy cross-entropy on the played move + value MSE on the
-outcome, AdamW, the learning-rate schedule. Per epoch: validation (policy
+Per step: loss = policy cross-entropy (on the played move for chess, against
+the candidates' distribution for shogi) + value MSE on the value target
+(shogi: each row weighted by its weight when ``row_weights``), AdamW, the
+learning-rate schedule. Per epoch: validation (policy
 top-1 accuracy, policy CE, value MSE, their sum as the validation loss), early
 stopping after ``patience`` epochs without a lower validation loss,
 ``pretrained.pt`` (best weights) and the resume state, one JSON line in the
@@ -25,11 +32,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Optional, Sequence, TextIO
+from typing import Any, Callable, Iterable, Optional, Sequence, TextIO
 
 import torch
 
@@ -44,7 +52,7 @@ __all__ = ["BatchSource", "PretrainResult", "resolve_device", "epoch_seed", "mak
 BatchSource = Callable[[int], Iterable[data.Batch]]
 
 # Keys that may differ between an interrupted run and its resumption.
-_RESUMABLE_CHANGES = {"corpus", "output", "metrics", "device", "log_every", "progress_seconds", "torch_threads",
+_RESUMABLE_CHANGES = {"corpus", "validation", "output", "metrics", "device", "log_every", "progress_seconds", "torch_threads",
                       "play"}
 
 # A batch's value target from the batch (states, moves, outcomes[, scores]).
@@ -55,7 +63,7 @@ def value_target(config: PretrainConfig) -> ValueTarget:
     """The value head's target: the outcome, or with ``value_score_weight`` w > 0 the mix
     ``(1 - w) * outcome + w * score_values(scores, value_score_scale)`` (the batch's fourth tensor)."""
     w, scale = config.value_score_weight, config.value_score_scale
-    if w == 0:
+    if w == 0 or config.game == "shogi":  # shogi's batches carry the blend, made in C++
         return lambda batch: batch[2]
     from manaka.chess_corpus import score_values
 
@@ -76,6 +84,37 @@ class PretrainResult:
     stopped_early: bool
     parameters: int
     history: list[dict] = field(default_factory=list)  # the epoch lines of this run (and of a resumed one's past)
+    data: dict = field(default_factory=dict)  # shogi: both sets' conventions and rows, and their overlap
+
+
+def _soft_cross_entropy(logits: torch.Tensor, policy: torch.Tensor) -> torch.Tensor:
+    """Per row: -sum(policy * log_softmax(logits)), the target a distribution (shogi's candidates)."""
+    return -(policy * torch.log_softmax(logits, dim=1)).sum(1)
+
+
+def _batch_terms(net: PolicyValueNet, batch: tuple,
+                 target: ValueTarget) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, int]:
+    """``(loss, policy_ce, value_mse, correct, rows)`` of one batch on the net's device.
+
+    chess: ``(states, moves, outcomes[, scores])``, CE on the played move;
+    shogi: ``(planes, policy, value, weight)``, CE against the distribution
+    and both terms weighted by ``weight`` (all ones unless ``row_weights``).
+    ``correct`` counts rows whose top logit is the target's top move.
+    """
+    states = batch[0].float()
+    logits, value = net(states)
+    if batch[1].dim() == 1:
+        moves = batch[1]
+        loss, policy_ce, value_mse = policy_value_loss(logits, value, moves, target(batch))
+        correct = (logits.argmax(1) == moves).sum()
+    else:
+        policy, goal, weight = batch[1], batch[2], batch[3]
+        total = weight.sum().clamp_min(1e-12)
+        policy_ce = (_soft_cross_entropy(logits, policy) * weight).sum() / total
+        value_mse = ((value - goal) ** 2 * weight).sum() / total
+        loss = policy_ce + value_mse
+        correct = (logits.argmax(1) == policy.argmax(1)).sum()
+    return loss, policy_ce, value_mse, correct, int(states.shape[0])
 
 
 def resolve_device(name: str) -> torch.device:
@@ -119,28 +158,41 @@ def make_schedule(optimizer: torch.optim.Optimizer, schedule: ScheduleConfig,
 def evaluate(net: PolicyValueNet, batches: Iterable[tuple], device: torch.device,
              target: Optional[ValueTarget] = None) -> dict:
     """``{"positions", "policy_ce", "value_mse", "outcome_mse", "top1", "loss"}`` over the batches, in eval
-    mode: ``value_mse`` against ``target`` (the outcome by default), ``outcome_mse`` against the outcome."""
+    mode: ``value_mse`` against ``target`` (the outcome by default), ``outcome_mse`` against the outcome
+    (chess; shogi batches carry their value target alone, so ``outcome_mse`` is absent). Every row counts
+    once: shogi's row weights shape training, not the validation figures."""
     was_training = net.training
     net.eval()
     n = 0
     dtype = torch.float32 if device.type == "mps" else torch.float64  # mps has no float64
-    sums = torch.zeros(4, device=device, dtype=dtype)  # CE, squared errors, correct; read once at the end
+    sums = torch.zeros(4, device=device, dtype=dtype)  # CE, squared errors, outcome's, correct; read once
+    chess = True
     for batch in batches:
         batch = tuple(t.to(device) for t in batch)
-        states, moves, outcomes = batch[:3]
-        goal = outcomes if target is None else target(batch)
-        logits, value = net(states)
-        sums += torch.stack([torch.nn.functional.cross_entropy(logits, moves, reduction="sum").to(dtype),
-                             torch.nn.functional.mse_loss(value, goal, reduction="sum").to(dtype),
-                             torch.nn.functional.mse_loss(value, outcomes, reduction="sum").to(dtype),
-                             (logits.argmax(1) == moves).sum().to(dtype)])
-        n += int(moves.shape[0])
+        if batch[1].dim() == 1:
+            goal = batch[2] if target is None else target(batch)
+            logits, value = net(batch[0].float())
+            moves, outcomes = batch[1], batch[2]
+            ce = torch.nn.functional.cross_entropy(logits, moves, reduction="sum")
+            outcome_se = torch.nn.functional.mse_loss(value, outcomes, reduction="sum")
+            correct = (logits.argmax(1) == moves).sum()
+        else:
+            chess = False
+            logits, value = net(batch[0].float())
+            goal = batch[2]
+            ce = _soft_cross_entropy(logits, batch[1]).sum()
+            outcome_se = torch.zeros((), device=device)
+            correct = (logits.argmax(1) == batch[1].argmax(1)).sum()
+        sums += torch.stack([ce.to(dtype), torch.nn.functional.mse_loss(value, goal, reduction="sum").to(dtype),
+                             outcome_se.to(dtype), correct.to(dtype)])
+        n += int(batch[0].shape[0])
     ce, mse, outcome_mse, correct = sums.tolist()
     net.train(was_training)
     if n == 0:
         raise ValueError("the validation data yielded no positions")
-    out = {"positions": n, "policy_ce": ce / n, "value_mse": mse / n, "outcome_mse": outcome_mse / n,
-           "top1": correct / n}
+    out = {"positions": n, "policy_ce": ce / n, "value_mse": mse / n, "top1": correct / n}
+    if chess:
+        out["outcome_mse"] = outcome_mse / n
     out["loss"] = out["policy_ce"] + out["value_mse"]
     return out
 
@@ -197,7 +249,11 @@ def _cpu_state(net: torch.nn.Module) -> dict:
 
 
 def _comparable(config: dict) -> dict:
-    return {k: v for k, v in config.items() if k not in _RESUMABLE_CHANGES}
+    # Through the dataclass, so that a key added since (with its default) compares equal.
+    from manaka.train.config import config_from_dict
+
+    full = config_to_dict(config_from_dict(config))
+    return {k: v for k, v in full.items() if k not in _RESUMABLE_CHANGES}
 
 
 def fit(
@@ -227,7 +283,7 @@ def fit(
         torch.set_num_threads(config.torch_threads)
     target = value_target(config)
     torch.manual_seed(config.seed)
-    net = PolicyValueNet(config.model).to(device)
+    net = PolicyValueNet(config.model, config.game).to(device)
     optimizer = torch.optim.AdamW(net.parameters(), lr=config.optimizer.lr,
                                   weight_decay=config.optimizer.weight_decay)
     total_steps = steps_per_epoch * config.epochs
@@ -242,8 +298,8 @@ def fit(
             raise FileNotFoundError(f"nothing to resume: {state_path} does not exist")
         st = checkpoint.load(state_path)
         if _comparable(st["config"]) != _comparable(config_dict):
-            changed = sorted(k for k in _comparable(config_dict)
-                             if st["config"].get(k) != config_dict[k])
+            before = _comparable(st["config"])
+            changed = sorted(k for k, v in _comparable(config_dict).items() if before.get(k) != v)
             raise ValueError(f"cannot resume {state_path}: the configuration differs in {', '.join(changed)}")
         net.load_state_dict(st["net"])
         optimizer.load_state_dict(st["optimizer"])
@@ -277,10 +333,8 @@ def fit(
             epoch_sum = torch.zeros((), device=device)
             epoch_n = 0
             for batch_on_host in train(epoch):
-                batch = tuple(t.to(device) for t in batch_on_host)
-                states, moves = batch[0], batch[1]
-                logits, value = net(states)
-                loss, policy_ce, value_mse = policy_value_loss(logits, value, moves, target(batch))
+                batch = tuple(t.to(device, non_blocking=True) for t in batch_on_host)
+                loss, policy_ce, value_mse, _, b = _batch_terms(net, batch, target)
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 if config.optimizer.grad_clip > 0:
@@ -289,7 +343,6 @@ def fit(
                 if scheduler.last_epoch < total_steps:
                     scheduler.step()
                 step += 1
-                b = int(moves.shape[0])
                 terms = torch.stack([loss, policy_ce, value_mse]).detach()
                 window_sums += terms * b
                 epoch_sum += terms[0] * b
@@ -320,7 +373,7 @@ def fit(
             done = stopped_early or epoch + 1 == config.epochs
             line = {"kind": "epoch", "epoch": epoch + 1, "step": step, "train_loss": float(epoch_sum) / epoch_n,
                     "val_loss": v["loss"], "val_policy_ce": v["policy_ce"], "val_value_mse": v["value_mse"],
-                    "val_outcome_mse": v["outcome_mse"], "val_top1": v["top1"], "val_positions": v["positions"],
+                    "val_outcome_mse": v.get("outcome_mse"), "val_top1": v["top1"], "val_positions": v["positions"],
                     "best_epoch": best_epoch,
                     "improved": improved, "samples_per_s": epoch_n / max(1e-9, train_seconds),
                     "seconds": time.monotonic() - started}
@@ -371,6 +424,8 @@ def pretrain(
     once for the validation shards (in order); with ``value_score_weight``
     above 0 also ``scores=True``, and its batches then carry the scores fourth.
     """
+    if config.game == "shogi":
+        return _pretrain_shogi(config, resume=resume, overwrite=overwrite, progress=progress, inputs=inputs)
     shards = data.list_shards(config.corpus)
     output = Path(config.output)
     check_outputs({"output": output, "resume state": checkpoint.resume_path(output), "metrics": config.metrics},
@@ -395,3 +450,45 @@ def pretrain(
     return fit(config, train, val, steps_per_epoch=steps, resume=resume, overwrite=overwrite,
                progress=progress)
 
+
+
+def _shogi_tensors(batches: Iterable[tuple]) -> Iterable[tuple]:
+    for batch in batches:
+        yield tuple(torch.from_numpy(a) for a in batch)
+
+
+def _pretrain_shogi(config: PretrainConfig, *, resume: bool, overwrite: bool, progress: Optional[TextIO],
+                    inputs: Sequence[PathLike]) -> PretrainResult:
+    """Shogi: the shards of ``corpus`` train and those of ``validation`` validate; both sets' footers must
+    state one set of conventions (``manaka.shogi.training_conventions``), checked before the first step."""
+    from manaka import shards, shogi
+    from manaka._core import training
+
+    train_paths = shards.list_shards(config.corpus)
+    val_paths = shards.list_shards(config.validation)
+    output = Path(config.output)
+    check_outputs({"output": output, "resume state": checkpoint.resume_path(output), "metrics": config.metrics},
+                  [*train_paths, *val_paths, *inputs], overwrite=True)
+    train_conv, val_conv = training.check_conventions(train_paths, val_paths)
+    if set(map(os.path.realpath, train_paths)) & set(map(os.path.realpath, val_paths)):
+        raise ValueError(f"{config.corpus} and {config.validation} share shards: validation must be apart")
+    shared = shards.overlap(train_paths, val_paths, 3)
+    steps = math.ceil(train_conv["rows"] / config.batch_size)
+    if progress is not None:
+        progress.write(f"pretrain: {len(train_paths)} training shard(s), {train_conv['rows']:,} rows in "
+                       f"{config.corpus}; {len(val_paths)} validation shard(s), {val_conv['rows']:,} rows in "
+                       f"{config.validation} (policy_source {train_conv['policy_source']}, temperature "
+                       f"{train_conv['temperature']}, eval_coef {train_conv['eval_coef']}); "
+                       f"{shared['shared_rows']:,} validation rows share a board with training\n")
+    options: dict[str, Any] = {"batch_size": config.batch_size, "value_q_weight": config.value_score_weight,
+                               "row_weights": config.row_weights}
+
+    def train(epoch: int) -> Iterable[tuple]:
+        return _shogi_tensors(shogi.training_batches(train_paths, epoch=epoch, seed=config.seed, **options))
+
+    def val(epoch: int) -> Iterable[tuple]:
+        return _shogi_tensors(shogi.training_batches(val_paths, shuffle=False, **options))
+
+    result = fit(config, train, val, steps_per_epoch=steps, resume=resume, overwrite=overwrite, progress=progress)
+    result.data = {"train": train_conv, "validation": val_conv, "overlap": shared}
+    return result
