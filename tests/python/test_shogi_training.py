@@ -212,6 +212,10 @@ def test_a_network_trained_on_the_shards_values_material_with_the_right_sign(tmp
     assert result.data["train"]["policy_source"] == "1" and result.data["validation"]["rows"] > 0
     top1 = [h["val_top1"] for h in result.history]
     assert max(top1) > 0.25, top1  # the best capture, out of 11,259 logits
+    # The run's own check on its validation shards (value_q's sign), per side to move.
+    sign = result.data["value_sign"]
+    assert sign["black"]["rows"] > 100 and sign["white"]["rows"] > 100, sign
+    assert sign["black"]["agree"] >= 0.75 and sign["white"]["agree"] >= 0.75, sign
 
     ckpt = torch.load(config.output, weights_only=True)
     net = PolicyValueNet(config.model, "shogi")

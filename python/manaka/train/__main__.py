@@ -198,6 +198,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         summary["train_rows"] = result.data["train"]["rows"]
         summary["validation_rows"] = result.data["validation"]["rows"]
         summary["overlap"] = {k: o[k] for k in ("shared_rows", "valid_rows", "share")}
+        summary["value_sign"] = result.data["value_sign"]
         summary["conventions"] = {k: v for k, v in result.data["train"].items() if k not in ("rows", "shards", "first")}
     print(json.dumps(summary))
     return 0

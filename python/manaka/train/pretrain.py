@@ -490,5 +490,15 @@ def _pretrain_shogi(config: PretrainConfig, *, resume: bool, overwrite: bool, pr
         return _shogi_tensors(shogi.training_batches(val_paths, shuffle=False, **options))
 
     result = fit(config, train, val, steps_per_epoch=steps, resume=resume, overwrite=overwrite, progress=progress)
-    result.data = {"train": train_conv, "validation": val_conv, "overlap": shared}
+    from manaka.train.value_sign import value_sign_agreement
+
+    net = PolicyValueNet(config.model, "shogi")
+    net.load_state_dict(checkpoint.load(output)["best_net"])
+    sign = value_sign_agreement(net.to(resolve_device(config.device)), val_paths,
+                                device=resolve_device(config.device))
+    if progress is not None and sign["agree"] is not None:
+        progress.write(f"pretrain: the best network's value has the sign of value_q on {sign['agree']:.3f} of "
+                       f"{sign['rows']:,} validation rows with |value_q| >= {sign['min_abs']} (Black to move "
+                       f"{sign['black']['agree'] or 0:.3f}, White {sign['white']['agree'] or 0:.3f})\n")
+    result.data = {"train": train_conv, "validation": val_conv, "overlap": shared, "value_sign": sign}
     return result
