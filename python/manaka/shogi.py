@@ -30,7 +30,7 @@ Each warns ``DeprecationWarning`` and still works.
 """
 
 import warnings
-from typing import TYPE_CHECKING, Any, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -82,6 +82,7 @@ __all__ = [
     "PLANE_NB",
     "POLICY_SIZE",
     "Batch",
+    "csa_record",
     "encode_batch",
     "encode_packed",
     "training_batches",
@@ -93,6 +94,19 @@ Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 # The columns encode_batch reads; a ShardBatch read with fewer cannot be encoded.
 _BATCH_COLUMNS = ("packed", "cand_offsets", "mv", "prob", "value_z", "value_q", "weight")
+
+
+def csa_record(moves: "Sequence[Move | str]", *, start: Optional[str] = None, black: str = "", white: str = "",
+               event: str = "", comments: "Sequence[str]" = (), max_plies: int = 0) -> str:
+    """A game as a CSA record (version 2.2, as floodgate writes and cshogi's parser reads): names on
+    ``N+`` / ``N-``, the start (``PI``, or the board rows and hands of ``start``'s SFEN), every move, and
+    the ending the rules give (``%TORYO`` for mate, ``%SENNICHITE``, ``%+ILLEGAL_ACTION`` /
+    ``%-ILLEGAL_ACTION`` for the perpetual checker's loss, ``%MAX_MOVES`` at ``max_plies``,
+    ``%CHUDAN`` while the game goes on). A move that is not legal is refused, naming its index."""
+    from manaka._core.shogi import game_csa
+
+    sfen = start or Board().sfen()
+    return game_csa(sfen, [str(m) for m in moves], black, white, event, list(comments), max_plies)
 
 
 def encode_batch(batch: "ShardBatch", *, value_q_weight: float = 0.0, row_weights: bool = False) -> Batch:

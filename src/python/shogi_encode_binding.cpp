@@ -17,6 +17,7 @@
 #include "python/bindings.h"
 #include "python/errors.h"
 #include "python/numpy.h"
+#include "shogi/csa.h"
 #include "shogi/encode.h"
 #include "shogi/game.h"
 #include "shogi/move_index.h"
@@ -116,6 +117,17 @@ void bind_shogi_encode(nb::module_ m) {
       }, "sfen"_a, "moves"_a,
       "(states (N, 44, 9, 9) int8, move_indices (N,) int32) of a game's N moves from `sfen`; the repetition "
       "plane is whether the position occurred before in the game.");
+  m.def("game_csa", [](const std::string& sfen, const std::vector<std::string>& moves, const std::string& black,
+                       const std::string& white, const std::string& event, const std::vector<std::string>& comments,
+                       int max_plies) {
+        shogi::Game game(unwrap(Position::from_sfen(sfen)));
+        for (size_t i = 0; i < moves.size(); ++i) game.push(legal_at(game.position(), moves, i));
+        shogi::CsaRecord r{black, white, event, comments, game.start(), game.moves(), game.outcome(max_plies)};
+        return unwrap(shogi::csa_text(r));
+      }, "sfen"_a, "moves"_a, "black"_a = "", "white"_a = "", "event"_a = "",
+      "comments"_a = std::vector<std::string>{}, "max_plies"_a = 0,
+      "The game as a CSA record (shogi/csa.h), its ending from shogi::Game::outcome(max_plies); %CHUDAN while "
+      "it goes on.");
   m.def("game_outcomes", [](const std::string& sfen, const std::vector<std::string>& moves, int max_plies) {
         shogi::Game game(unwrap(Position::from_sfen(sfen)));
         std::vector<OutcomeTuple> out;
