@@ -1,7 +1,9 @@
-"""Evaluation: a network's games against Stockfish (docs/match.md).
+"""Evaluation: a network's games against Stockfish, or against fairy-stockfish in shogi (docs/match.md).
 
     python -m manaka.eval --game chess --checkpoint PATH --num-games 100 \\
         [--elo 1500] [--movetime S] [--simulations N] [--pgn out.pgn]
+    python -m manaka.eval --game shogi --checkpoint PATH --num-games 100 \\
+        [--engine /usr/games/fairy-stockfish] [--elo N] [--movetime 0.05] [--simulations N] [--csa DIR]
 
 With ``--simulations 0`` (the default) the network plays from its policy:
 the legal move with the highest logit. With ``--simulations N`` it plays
@@ -119,14 +121,10 @@ def play_settings(checkpoint: str) -> Dict[str, Any]:
     return dict(play) if isinstance(play, dict) else {}
 
 
-def search_player(evaluate: EvaluateFn, simulations: int, *, seed: int = 0, batch_size: int = 16,
-                  threads: int = 1, c_puct: Optional[float] = None) -> Player:
-    """A player for play_match: the search's move (``manaka.search.chess_search``) from the game so far,
-    with ``simulations`` a move, no Dirichlet noise and temperature 0 (the most visited move)."""
-    try:
-        search = importlib.import_module("manaka.search")
-    except ImportError as e:
-        raise UsageError(f"--simulations {simulations}: manaka.search is not in this build ({e})") from e
+def _play_options(simulations: int, seed: int, batch_size: int, threads: int, c_puct: Optional[float]) -> Any:
+    """The search's settings for play: no root noise, temperature 0 (the most visited move)."""
+    from manaka import search
+
     options = search.SearchOptions()
     options.simulations = simulations
     options.dirichlet_epsilon = 0.0
@@ -137,6 +135,18 @@ def search_player(evaluate: EvaluateFn, simulations: int, *, seed: int = 0, batc
     options.seed = seed
     if c_puct is not None:
         options.c_puct = c_puct
+    return options
+
+
+def search_player(evaluate: EvaluateFn, simulations: int, *, seed: int = 0, batch_size: int = 16,
+                  threads: int = 1, c_puct: Optional[float] = None) -> Player:
+    """A player for play_match: the search's move (``manaka.search.chess_search``) from the game so far,
+    with ``simulations`` a move, no Dirichlet noise and temperature 0 (the most visited move)."""
+    try:
+        search = importlib.import_module("manaka.search")
+    except ImportError as e:
+        raise UsageError(f"--simulations {simulations}: manaka.search is not in this build ({e})") from e
+    options = _play_options(simulations, seed, batch_size, threads, c_puct)
 
     def play(board: chess.Board) -> str:
         root = board.root()
@@ -193,13 +203,119 @@ def _progress(total: int) -> Callable[[Dict[str, Any], Dict[str, Any]], None]:
     return report
 
 
+def shogi_search_player(evaluate: EvaluateFn, simulations: int, *, seed: int = 0, batch_size: int = 16,
+                        threads: int = 1, c_puct: Optional[float] = None) -> Callable[[list], str]:
+    """A player for ``play_shogi_match``: the C++ search's most visited move (``manaka.search.shogi_search``)
+    after the game's USI moves, ``simulations`` a move, no noise, temperature 0."""
+    from manaka import search
+
+    options = _play_options(simulations, seed, batch_size, threads, c_puct)
+    start = _SHOGI_START
+
+    def play(moves: list) -> str:
+        return search.shogi_search(evaluate, start, list(moves), options)["move"]
+
+    return play
+
+
+_SHOGI_START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+
+
+def shogi_policy_player(net: Any, device: str = "cpu") -> Callable[[list], str]:
+    """A player for ``play_shogi_match``: the legal move whose policy logit is highest."""
+    import torch
+
+    from manaka import shogi
+    from manaka._core import shogi as core
+
+    def play(moves: list) -> str:
+        board = shogi.Board()
+        for m in moves:
+            board.push_usi(m)
+        sfen = board.sfen()
+        planes = torch.from_numpy(core.encode_planes(sfen)[None]).to(device, torch.float32)
+        with torch.inference_mode():
+            logits = net(planes)[0][0].cpu().numpy()
+        legal = [str(m) for m in board.legal_moves]
+        return legal[int(np.argmax([logits[core.move_index(sfen, m)] for m in legal]))]
+
+    return play
+
+
+def _shogi_summary(s: Dict[str, Any]) -> str:
+    elo = f"UCI_Elo {s['engine_elo']}" if s["engine_elo"] is not None else "full strength"
+    lines = [
+        f"engine: {s['engine']} at {elo}, movetime {s['movetime']:g} s",
+        f"games: {s['num_games']}  wins {s['wins']}  draws {s['draws']}  losses {s['losses']}",
+        f"score: {s['score']:.3f} (95%: {s['score_low']:.3f} .. {s['score_high']:.3f})  Elo difference "
+        f"{_elo_text(s['elo_diff'])} (95%: {_elo_text(s['elo_diff_low'])} .. {_elo_text(s['elo_diff_high'])})",
+    ]
+    if s.get("csa"):
+        lines.append(f"csa: {s['csa']}/1.csa .. {s['num_games']}.csa")
+    return "\n".join(lines)
+
+
+def _shogi_main(args: argparse.Namespace) -> int:
+    """``--game shogi``: the match against fairy-stockfish (match/shogi_match.h), CSA records."""
+    from manaka._core import match
+
+    engine = args.engine or "/usr/games/fairy-stockfish"
+    if args.pgn:
+        raise UsageError("--pgn is for chess; a shogi match writes CSA records with --csa DIR")
+    check_outputs({"--csa": args.csa, "--json": args.json}, [args.checkpoint, engine], args.overwrite)
+    play = play_settings(args.checkpoint) if os.path.isfile(args.checkpoint) else {}
+    simulations = args.simulations if args.simulations is not None else int(play.get("simulations", 0))
+    batch = args.search_batch if args.search_batch is not None else int(play.get("batch_size", 16))
+    c_puct = args.c_puct if args.c_puct is not None else float(play.get("c_puct", 1.5))
+    from manaka.selfplay import load_network as load_shogi_network
+
+    try:
+        net = load_shogi_network(args.checkpoint, "shogi", args.device)
+    except (OSError, pickle.UnpicklingError, RuntimeError, KeyError) as e:
+        raise InvalidDataError(f"{args.checkpoint}: not a shogi checkpoint of manaka.train ({type(e).__name__})") \
+            from None
+    if simulations > 0:
+        from manaka import search
+
+        player = shogi_search_player(search.torch_evaluator(net, args.device), simulations, seed=args.seed,
+                                     batch_size=batch, threads=args.search_threads, c_puct=c_puct)
+    else:
+        player = shogi_policy_player(net, args.device)
+    total = args.num_games
+
+    def progress(game: Dict[str, Any], score: Dict[str, Any]) -> None:
+        result = {1.0: "win", 0.5: "draw", 0.0: "loss"}[game["player_score"]]
+        print(f"game {game['index'] + 1}/{total}: network {game['player_color']} {result} ({game['termination']}, "
+              f"{game['plies']} plies, {game['player_seconds'] / max(1, game['plies'] // 2):.2f} s a move)  "
+              f"+{score['wins']} ={score['draws']} -{score['losses']}  score {score['score']:.3f}",
+              file=sys.stderr, flush=True)
+
+    summary = match.play_shogi_match(
+        player, engine, args.num_games, elo=args.elo, movetime=args.movetime if args.movetime is not None else 0.05,
+        seed=args.seed, opening_plies=args.opening_plies, max_plies=args.max_plies, csa=args.csa,
+        overwrite=args.overwrite, progress=progress,
+        player_name=f"manaka {os.path.basename(args.checkpoint)}" + (f" search {simulations}" if simulations else ""))
+    if args.json:
+        write_json_atomically(args.json, {**summary, "checkpoint": args.checkpoint, "simulations": simulations,
+                                           "search_batch": batch, "c_puct": c_puct})
+    print(_shogi_summary(summary))
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m manaka.eval", description="A network's games against Stockfish.")
-    p.add_argument("--game", choices=["chess"], required=True)
+    p = argparse.ArgumentParser(prog="python -m manaka.eval",
+                                description="A network's games against Stockfish (chess) or fairy-stockfish (shogi).")
+    p.add_argument("--game", choices=["chess", "shogi"], required=True)
     p.add_argument("--checkpoint", required=True, help="the network's checkpoint (manaka.train)")
     p.add_argument("--num-games", type=int, default=100)
-    p.add_argument("--elo", type=int, default=1500, help=f"UCI_Elo, {chess.MIN_ELO}..{chess.MAX_ELO}")
-    p.add_argument("--movetime", type=float, default=0.1, help="the engine's seconds a move")
+    p.add_argument("--elo", type=int, default=None,
+                   help=f"UCI_Elo (chess: {chess.MIN_ELO}..{chess.MAX_ELO}, default 1500; shogi: the engine's range, "
+                        "default full strength)")
+    p.add_argument("--movetime", type=float, default=None,
+                   help="the engine's seconds a move (default: chess 0.1, shogi 0.05)")
+    p.add_argument("--csa", help="shogi: write each game as DIR/<n>.csa (the directory appears when the match is "
+                                 "complete)")
+    p.add_argument("--max-plies", type=int, default=320, help="shogi: a game reaching this ply is a draw")
     p.add_argument("--simulations", type=int, default=None,
                    help="search simulations a move (0: the raw policy's best move); default: the checkpoint's "
                         "play settings (config.play.simulations), else 0")
@@ -210,7 +326,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--pgn", help="write every game here (complete when the match is)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing --pgn or --json")
     p.add_argument("--json", help="write the summary and the match's settings here as JSON (complete when the match is)")
-    p.add_argument("--engine", default="/usr/games/stockfish")
+    p.add_argument("--engine", default=None,
+                   help="the engine (default: /usr/games/stockfish for chess, /usr/games/fairy-stockfish for shogi)")
     p.add_argument("--seed", type=int, default=0, help="the openings' seed")
     p.add_argument("--opening-plies", type=int, default=4)
     p.add_argument("--device", default="cpu", help="torch device of the network")
@@ -234,6 +351,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             import torch
 
             torch.set_num_threads(args.torch_threads)
+        if args.game == "shogi":
+            return _shogi_main(args)
+        if args.csa:
+            raise UsageError("--csa is for shogi; a chess match writes PGN with --pgn")
+        args.engine = args.engine or "/usr/games/stockfish"
+        args.elo = 1500 if args.elo is None else args.elo
+        args.movetime = 0.1 if args.movetime is None else args.movetime
         if not chess.MIN_ELO <= args.elo <= chess.MAX_ELO:
             raise UsageError(f"--elo: {args.elo} is out of range {chess.MIN_ELO}..{chess.MAX_ELO}")
         # The checkpoint and the engine are read; --overwrite never replaces them.

@@ -34,6 +34,7 @@ __all__ = [
     "SearchOptions",
     "chess_self_play",
     "chess_search",
+    "shogi_search",
     "shogi_self_play",
     "torch_evaluator",
     "uniform_evaluator",
@@ -153,6 +154,17 @@ def chess_search(
     ``moves`` are seen by the rules and the planes.
     """
     return _search.chess_search(_adapt(evaluate), fen, list(moves), options or SearchOptions())
+
+
+def shogi_search(
+    evaluate: Evaluate,
+    sfen: str,
+    moves: Sequence[str] = (),
+    options: SearchOptions | None = None,
+) -> dict[str, Any]:
+    """Searches the shogi position after ``moves`` (USI) from ``sfen``, without noise: ``chess_search``'s
+    dict with moves in USI. The history counts (sennichite, the repetition plane)."""
+    return _search.shogi_search(_adapt(evaluate), sfen, list(moves), options or SearchOptions())
 
 
 def shogi_self_play(

@@ -8,6 +8,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
@@ -18,6 +19,8 @@
 
 #include "chess/move_index.h"
 #include "match/match.h"
+#include "match/shogi_match.h"
+#include "shogi/opening.h"
 #include "match/score.h"
 #include "python/bindings.h"
 #include "python/call_python.h"
@@ -146,9 +149,103 @@ nb::dict play_match(nb::object player, const std::string& engine, nb::handle num
   return d;
 }
 
+nb::dict shogi_game_dict(const match::ShogiMatchGame& g) {
+  nb::dict d;
+  d["index"] = g.index;
+  d["pair"] = g.pair();
+  d["player_color"] = g.player == shogi::BLACK ? "black" : "white";
+  d["termination"] = std::string(shogi::termination_name(g.outcome.termination));
+  d["winner"] = g.outcome.winner ? nb::cast(std::string(*g.outcome.winner == shogi::BLACK ? "black" : "white"))
+                                 : nb::none();
+  d["player_score"] = g.player_score();
+  d["plies"] = int(g.moves.size());
+  d["opening_plies"] = g.opening_plies;
+  std::vector<std::string> moves;
+  for (shogi::Move m : g.moves) moves.push_back(m.to_usi());
+  d["moves"] = moves;
+  d["engine_seconds"] = g.engine_seconds;
+  d["player_seconds"] = g.player_seconds;
+  d["csa"] = g.csa;
+  return d;
+}
+
+// The shogi match (match/shogi_match.h): the player is called with the game's
+// moves so far (USI, from the initial position) and answers a USI move.
+nb::dict play_shogi_match(nb::object player, const std::string& engine, nb::handle num_games, nb::handle elo,
+                          nb::handle movetime, nb::handle seed, nb::handle opening_plies, nb::handle max_plies,
+                          const std::vector<std::pair<std::string, std::string>>& engine_options,
+                          std::optional<std::string> csa, bool overwrite, nb::object progress,
+                          const std::string& player_name) {
+  match::ShogiMatchOptions o;
+  o.engine_path = engine;
+  o.games = int(int_arg(num_games, "num_games", 1, match::kMaxGames));
+  if (!elo.is_none()) o.elo = int(int_arg(elo, "elo", 1, 100000));  // the engine checks its own range
+  const double seconds = number_arg(movetime, "movetime", 0.0, kMaxMovetimeSeconds, true, "a number of seconds");
+  o.limit = engine::SearchLimit{.movetime_ms = std::max(1, int(std::lround(seconds * 1000.0)))};
+  o.seed = seed_arg(seed);
+  o.opening_plies = int(int_arg(opening_plies, "opening_plies", 0, shogi::kMaxOpeningPlies));
+  o.max_plies = int(int_arg(max_plies, "max_plies", 1, 65535));
+  o.engine_options = engine_options;
+  o.player_name = player_name;
+  if (!PyCallable_Check(player.ptr())) throw nb::type_error("player: must be callable (USI moves so far -> USI move)");
+  std::optional<nb::python_error> raised;
+  int wins = 0, draws = 0, losses = 0;
+  nb::list games;
+  match::ShogiPlayer call_player = [&](const shogi::Game& game) -> Result<shogi::Move> {
+    return call_python(raised, [&]() -> Result<shogi::Move> {
+      std::vector<std::string> moves;
+      for (shogi::Move m : game.moves()) moves.push_back(m.to_usi());
+      nb::object answer = player(moves);
+      if (!nb::isinstance<nb::str>(answer))
+        return Status::usage("the player returned " + nb::cast<std::string>(nb::repr(answer)) +
+                             "; expected a USI move (str)");
+      const std::string usi = nb::cast<std::string>(answer);
+      auto m = shogi::Move::parse_usi(usi);
+      if (!m.ok()) return Status::invalid("the player's move '" + usi + "' is not USI: " + m.status().message());
+      return *m;
+    });
+  };
+  auto on_game = [&](const match::ShogiMatchGame& g) -> Status {
+    return call_python(raised, [&]() -> Status {
+      const double points = g.player_score();
+      (points == 1.0 ? wins : points == 0.0 ? losses : draws) += 1;
+      nb::dict d = shogi_game_dict(g);
+      games.append(d);
+      if (progress.is_valid() && !progress.is_none()) progress(d, score_dict(match::score_match(wins, draws, losses)));
+      return {};
+    });
+  };
+  Result<match::ShogiMatchReport> report = Status::invalid("not played");
+  {
+    nb::gil_scoped_release release;
+    report = match::play_shogi_match(o, call_player, on_game, csa.value_or(""), overwrite);
+  }
+  if (raised) throw std::move(*raised);
+  match::ShogiMatchReport r = unwrap(std::move(report));
+  nb::dict d = score_dict(match::score_match(wins, draws, losses));
+  d["engine"] = r.engine_name;
+  d["engine_elo"] = o.elo ? nb::cast(*o.elo) : nb::none();
+  d["movetime"] = seconds;
+  d["seed"] = o.seed;
+  d["opening_plies"] = o.opening_plies;
+  d["max_plies"] = o.max_plies;
+  d["csa"] = csa ? nb::cast(*csa) : nb::none();
+  d["games"] = games;
+  return d;
+}
+
 }  // namespace
 
 void bind_match(nb::module_ m) {
+  m.def("play_shogi_match", &play_shogi_match, "player"_a, "engine"_a = "/usr/games/fairy-stockfish",
+        "num_games"_a.none() = 100, nb::kw_only(), "elo"_a.none() = nb::none(), "movetime"_a.none() = 0.05,
+        "seed"_a.none() = 0, "opening_plies"_a.none() = 4, "max_plies"_a.none() = 320,
+        "engine_options"_a = std::vector<std::pair<std::string, std::string>>{}, "csa"_a = nb::none(),
+        "overwrite"_a = false, "progress"_a = nb::none(), "player_name"_a = "manaka",
+        "Plays num_games shogi games between player (a callable: USI moves so far -> USI move) and the USI engine "
+        "(UCI_Elo elo when given, movetime seconds a move), in pairs from random openings with colours swapped, "
+        "ended by manaka's shogi rules; each game's CSA record goes to csa/<n>.csa (the directory appears when the "
+        "match is complete). Returns the score dict with every game.");
   m.attr("MIN_ELO") = match::kMinElo;
   m.attr("MAX_ELO") = match::kMaxElo;
   m.attr("PASS_WIN_RATE") = match::kPassWinRate;

@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "chess/game.h"
@@ -26,6 +27,7 @@
 #include "python/numpy.h"
 #include "search/chess_selfplay.h"
 #include "search/selfplay.h"
+#include "search/shogi_rules.h"
 #include "selfplay/chess_selfplay_set.h"
 #include "selfplay/selfplay_parts.h"
 #include "selfplay/shogi_selfplay.h"
@@ -164,30 +166,41 @@ nb::dict chess_self_play(nb::callable evaluate, nb::handle games, const SearchOp
   return out;
 }
 
-nb::dict chess_search(nb::callable evaluate, const std::string& fen, const std::vector<std::string>& moves,
-                      const SearchOptions& options) {
+// One search of `game`'s position, as a dict: the most visited move, every
+// root move's (text, visits, prior), the root value, the evaluator's figures.
+template <class R, size_t N>
+nb::dict search_position(nb::callable evaluate, const typename R::State& game, const SearchOptions& options,
+                         const std::array<size_t, N>& planes, int policy_size) {
   raise_if_error(search::check_options(options));
-  chess::Game game = game_of(fen, moves);
   std::optional<nb::python_error> raised;
   search::EvaluatorStats stats;
-  Result<search::SearchResult<chess::Move>> r = Status::invalid("not searched");
+  Result<search::SearchResult<typename R::Move>> r = Status::invalid("not searched");
   {
     nb::gil_scoped_release release;
-    r = search::search_once<search::ChessRules>(
-        game, options, python_network(evaluate, kChessPlanes, chess::POLICY_SIZE, raised), python_poll(raised),
-        &stats);
+    r = search::search_once<R>(game, options, python_network(evaluate, planes, policy_size, raised),
+                               python_poll(raised), &stats);
   }
   if (raised) throw std::move(*raised);
-  search::SearchResult<chess::Move> s = unwrap(std::move(r));
+  search::SearchResult<typename R::Move> s = unwrap(std::move(r));
+  auto text = [](typename R::Move m) {
+    if constexpr (std::is_same_v<typename R::Move, chess::Move>) return m.to_uci();
+    else return m.to_usi();
+  };
   nb::list visits;
-  for (const auto& c : s.children) visits.append(nb::make_tuple(c.move.to_uci(), c.visits, c.prior));
+  for (const auto& c : s.children) visits.append(nb::make_tuple(text(c.move), c.visits, c.prior));
   nb::dict out;
-  out["move"] = s.children[size_t(s.best())].move.to_uci();
+  out["move"] = text(s.children[size_t(s.best())].move);
   out["visits"] = visits;
   out["value"] = s.value;
   out["simulations"] = s.simulations;
   out["stats"] = stats_dict(stats);
   return out;
+}
+
+nb::dict chess_search(nb::callable evaluate, const std::string& fen, const std::vector<std::string>& moves,
+                      const SearchOptions& options) {
+  return search_position<search::ChessRules>(evaluate, game_of(fen, moves), options, kChessPlanes,
+                                             chess::POLICY_SIZE);
 }
 
 template <class T>
@@ -238,6 +251,20 @@ std::string write_chess_selfplay(const std::string& dir, const nb::dict& played,
 }
 
 constexpr std::array<size_t, 3> kShogiPlanes{size_t(shogi::PLANE_NB), 9, 9};
+
+nb::dict shogi_search(nb::callable evaluate, const std::string& sfen, const std::vector<std::string>& moves,
+                      const SearchOptions& options) {
+  shogi::Game game(unwrap(shogi::Position::from_sfen(sfen)));
+  for (size_t i = 0; i < moves.size(); ++i) {
+    Result<shogi::Move> m = shogi::Move::parse_usi(moves[i]);
+    if (!m.ok() || !game.position().is_legal(*m))
+      raise_if_error(Status::invalid("moves[" + std::to_string(i) + "]: " + moves[i] + " is not legal in " +
+                                     game.position().sfen()));
+    game.push(*m);
+  }
+  if (game.outcome()) raise_if_error(Status::usage("the game is over at " + game.position().sfen()));
+  return search_position<search::ShogiRules>(evaluate, game, options, kShogiPlanes, shogi::POLICY_SIZE);
+}
 
 // The summary as (JSON text, the command's text), both from the library.
 nb::tuple shogi_self_play(nb::callable evaluate, nb::handle games, const SearchOptions& options,
@@ -322,6 +349,8 @@ void bind_search(nb::module_ m) {
         "overwrite"_a = false,
         "Joins chess self-play sets of consecutive game ranges, in game order, into one set (shards "
         "renumbered, selfplay.json merged), complete or absent; returns selfplay.json's content (JSON text).");
+  m.def("shogi_search", &shogi_search, "evaluate"_a, "sfen"_a, "moves"_a, "options"_a,
+        "Searches the shogi position after moves (USI) from sfen; the same dict as chess_search, moves in USI.");
   m.def("chess_search", &chess_search, "evaluate"_a, "fen"_a, "moves"_a, "options"_a,
         "Searches the position after moves (UCI) from fen; returns the most visited move, every root move's "
         "(uci, visits, prior), the root value for the side to move and the evaluator's statistics.");
