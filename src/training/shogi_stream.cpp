@@ -54,13 +54,6 @@ Status ShogiStream::fill() {
   const int64_t size = options_.batch_size;
   auto fresh = [&] {
     ShogiBatch b;
-    {
-      std::lock_guard lock(mu_);
-      if (!spare_.empty()) {
-        b = std::move(spare_.back());
-        spare_.pop_back();
-      }
-    }
     b.reset(size);
     return b;
   };
@@ -104,7 +97,6 @@ Result<bool> ShogiStream::next(ShogiBatch& out) {
     ready_.clear();
     return std::move(got).take_status();
   }
-  if (out.rows > 0 && spare_.size() < options_.depth) spare_.push_back(std::move(out));
   out = std::move(*got);
   return true;
 }

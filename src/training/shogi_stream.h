@@ -64,7 +64,6 @@ class ShogiStream {
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Result<ShogiBatch>> ready_;
-  std::vector<ShogiBatch> spare_;  // handed back by next(), reused (no fresh pages to fault in)
   bool ended_ = false;
   bool stopping_ = false;
   std::thread worker_;

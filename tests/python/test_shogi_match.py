@@ -92,6 +92,13 @@ def test_eval_command_plays_a_checkpoint_through_the_search(tmp_path: Path) -> N
     for n in (1, 2):
         board, moves, win, names = replay((tmp_path / "games" / f"{n}.csa").read_text())
         assert names[(n - 1) % 2] == "manaka init.pt search 8"
+    # --simulations 0: the raw policy's best legal move plays.
+    proc = subprocess.run([sys.executable, "-m", "manaka.eval", "--game", "shogi", "--checkpoint", str(init),
+                           "--num-games", "1", "--movetime", "0.01", "--simulations", "0", "--max-plies", "40",
+                           "--csa", str(tmp_path / "raw")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    board, moves, win, names = replay((tmp_path / "raw" / "1.csa").read_text())
+    assert names[0] == "manaka init.pt" and len(moves) > 4
     # --pgn is chess's; a shogi record is CSA.
     proc = subprocess.run([sys.executable, "-m", "manaka.eval", "--game", "shogi", "--checkpoint", str(init),
                            "--pgn", str(tmp_path / "x.pgn")], capture_output=True, text=True)
