@@ -44,7 +44,7 @@ import torch
 from manaka._output import PathLike, check_outputs
 from manaka.train import checkpoint, data
 from manaka.train.config import PretrainConfig, ScheduleConfig, config_to_dict
-from manaka.train.network import PolicyValueNet, count_parameters, policy_value_loss
+from manaka.train.network import PolicyValueNet, count_parameters
 
 __all__ = ["BatchSource", "PretrainResult", "resolve_device", "epoch_seed", "make_schedule", "evaluate", "fit",
            "pretrain"]
@@ -92,29 +92,33 @@ def _soft_cross_entropy(logits: torch.Tensor, policy: torch.Tensor) -> torch.Ten
     return -(policy * torch.log_softmax(logits, dim=1)).sum(1)
 
 
-def _batch_terms(net: PolicyValueNet, batch: tuple,
-                 target: ValueTarget) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, int]:
-    """``(loss, policy_ce, value_mse, correct, rows)`` of one batch on the net's device.
+def _row_terms(net: PolicyValueNet, batch: tuple) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(value (B,), policy CE per row (B,), correct per row (B,) bool)`` of one batch on the net's device.
 
-    chess: ``(states, moves, outcomes[, scores])``, CE on the played move;
-    shogi: ``(planes, policy, value, weight)``, CE against the distribution
-    and both terms weighted by ``weight`` (all ones unless ``row_weights``).
-    ``correct`` counts rows whose top logit is the target's top move.
+    chess: ``(states, moves, ...)``, CE on the played move; shogi:
+    ``(planes, policy, ...)``, CE against the candidates' distribution.
+    ``correct``: the top logit is the target's top move.
     """
-    states = batch[0].float()
-    logits, value = net(states)
+    logits, value = net(batch[0].float())
     if batch[1].dim() == 1:
         moves = batch[1]
-        loss, policy_ce, value_mse = policy_value_loss(logits, value, moves, target(batch))
-        correct = (logits.argmax(1) == moves).sum()
+        return value, torch.nn.functional.cross_entropy(logits, moves, reduction="none"), logits.argmax(1) == moves
+    return value, _soft_cross_entropy(logits, batch[1]), logits.argmax(1) == batch[1].argmax(1)
+
+
+def _batch_terms(net: PolicyValueNet, batch: tuple,
+                 target: ValueTarget) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, int]:
+    """``(loss, policy_ce, value_mse, rows)`` of one training batch: means over its rows, weighted by the
+    shogi batch's ``weight`` (all ones unless ``row_weights``; chess rows weigh 1)."""
+    value, ce, _ = _row_terms(net, batch)
+    se = (value - target(batch)) ** 2
+    if batch[1].dim() == 1:
+        policy_ce, value_mse = ce.mean(), se.mean()
     else:
-        policy, goal, weight = batch[1], batch[2], batch[3]
+        weight = batch[3]
         total = weight.sum().clamp_min(1e-12)
-        policy_ce = (_soft_cross_entropy(logits, policy) * weight).sum() / total
-        value_mse = ((value - goal) ** 2 * weight).sum() / total
-        loss = policy_ce + value_mse
-        correct = (logits.argmax(1) == policy.argmax(1)).sum()
-    return loss, policy_ce, value_mse, correct, int(states.shape[0])
+        policy_ce, value_mse = (ce * weight).sum() / total, (se * weight).sum() / total
+    return policy_ce + value_mse, policy_ce, value_mse, int(value.shape[0])
 
 
 def resolve_device(name: str) -> torch.device:
@@ -169,23 +173,13 @@ def evaluate(net: PolicyValueNet, batches: Iterable[tuple], device: torch.device
     chess = True
     for batch in batches:
         batch = tuple(t.to(device) for t in batch)
-        if batch[1].dim() == 1:
-            goal = batch[2] if target is None else target(batch)
-            logits, value = net(batch[0].float())
-            moves, outcomes = batch[1], batch[2]
-            ce = torch.nn.functional.cross_entropy(logits, moves, reduction="sum")
-            outcome_se = torch.nn.functional.mse_loss(value, outcomes, reduction="sum")
-            correct = (logits.argmax(1) == moves).sum()
-        else:
-            chess = False
-            logits, value = net(batch[0].float())
-            goal = batch[2]
-            ce = _soft_cross_entropy(logits, batch[1]).sum()
-            outcome_se = torch.zeros((), device=device)
-            correct = (logits.argmax(1) == batch[1].argmax(1)).sum()
-        sums += torch.stack([ce.to(dtype), torch.nn.functional.mse_loss(value, goal, reduction="sum").to(dtype),
-                             outcome_se.to(dtype), correct.to(dtype)])
-        n += int(batch[0].shape[0])
+        value, ce, correct = _row_terms(net, batch)
+        goal = batch[2] if target is None else target(batch)
+        chess = chess and batch[1].dim() == 1
+        outcome_se = ((value - batch[2]) ** 2).sum() if chess else torch.zeros((), device=device)
+        sums += torch.stack([ce.sum().to(dtype), ((value - goal) ** 2).sum().to(dtype), outcome_se.to(dtype),
+                             correct.sum().to(dtype)])
+        n += int(value.shape[0])
     ce, mse, outcome_mse, correct = sums.tolist()
     net.train(was_training)
     if n == 0:
@@ -334,7 +328,7 @@ def fit(
             epoch_n = 0
             for batch_on_host in train(epoch):
                 batch = tuple(t.to(device, non_blocking=True) for t in batch_on_host)
-                loss, policy_ce, value_mse, _, b = _batch_terms(net, batch, target)
+                loss, policy_ce, value_mse, b = _batch_terms(net, batch, target)
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 if config.optimizer.grad_clip > 0:
