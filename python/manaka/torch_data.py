@@ -10,6 +10,15 @@
 Each DataLoader worker reads a disjoint share of the shards (every
 ``num_workers``-th shard of the epoch's order), so no row is read twice.
 
+Mixed sources, in batches of any size (``manaka.shards.iter_batches``)::
+
+    ds = ShardDataset({"teacher/": 0.7, "selfplay/": 0.3}, batch_size=4096, seed=1)
+    loader = torch.utils.data.DataLoader(ds, batch_size=None, num_workers=4)
+
+Here worker ``i`` of ``k`` makes batches ``i, i + k, ...`` of the epoch and
+the DataLoader hands them out in turn, so the loader yields the same batches
+in the same order whatever ``num_workers`` is.
+
 Shogi training batches, planes and targets made in C++ (docs/shogi-training.md)::
 
     from manaka.torch_data import ShogiDataset, shogi_collate
@@ -21,7 +30,7 @@ Shogi training batches, planes and targets made in C++ (docs/shogi-training.md):
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, Mapping, Optional, Sequence, Union
 
 import numpy as np
 import torch
@@ -30,7 +39,7 @@ from torch.utils.data import IterableDataset, get_worker_info
 from manaka._core._checks import at_least as _at_least
 from manaka._core._checks import seed as _seed
 from manaka import shogi
-from manaka.shards import ShardBatch, ShardFile, Source, epoch_order, list_shards
+from manaka.shards import Mix, ShardBatch, ShardFile, Source, epoch_order, list_shards, open_mixed
 
 __all__ = ["ShardDataset", "ShogiDataset", "shogi_collate", "to_tensors"]
 
@@ -51,20 +60,39 @@ def to_tensors(batch) -> dict[str, torch.Tensor]:
 
 
 class ShardDataset(IterableDataset):
-    """Row groups of a set of shards as dicts of tensors, split across workers."""
+    """Row groups of a set of shards as dicts of tensors, split across workers;
+    or, with ``batch_size``, batches of that many rows, of one source or of
+    several mixed by weight (a dict of sources to weights)."""
 
-    def __init__(self, source: Source, *, seed: int = 0, columns: Optional[Sequence[str]] = None) -> None:
+    def __init__(self, source: Union[Source, Mix], *, seed: int = 0, columns: Optional[Sequence[str]] = None,
+                 batch_size: Optional[int] = None, drop_last: bool = False, until: str = "every",
+                 threads: Optional[int] = None) -> None:
         super().__init__()
-        self.paths = list_shards(source)
+        if isinstance(source, Mapping) and batch_size is None:
+            raise TypeError("ShardDataset: mixing sources (a dict of sources to weights) needs batch_size")
+        self.source = source
+        self.paths = [] if isinstance(source, Mapping) else list_shards(source)
         self.seed = _seed(seed)
         self.columns = list(columns) if columns else None
+        self.batch_size = None if batch_size is None else _at_least(batch_size, "batch_size", 1)
+        self.mix: dict[str, Any] = {"drop_last": drop_last, "until": until, "threads": threads}
         self.epoch = 0
+        if self.batch_size is not None:  # refuse bad sources and weights here, not in a worker
+            open_mixed(source, batch_size=self.batch_size, seed=self.seed, columns=self.columns, **self.mix)
 
     def set_epoch(self, epoch: int) -> None:
         self.epoch = _at_least(epoch, "epoch", 0)
 
     def __iter__(self) -> Iterator[dict[str, torch.Tensor]]:
         info = get_worker_info()
+        if self.batch_size is not None:
+            stride, offset = (info.num_workers, info.id) if info is not None else (1, 0)
+            stream = open_mixed(self.source, batch_size=self.batch_size, seed=self.seed, epoch=self.epoch,
+                                columns=self.columns, stride=stride, offset=offset, **self.mix)
+            while (mixed := stream.next()) is not None:
+                mixed.pop("index")
+                yield to_tensors(ShardBatch(**mixed))
+            return
         order = epoch_order(self.paths, self.seed, self.epoch)
         if info is not None:
             order = order[info.id::info.num_workers]

@@ -1,8 +1,10 @@
 // `manaka shards inspect FILE...`: rows, footer, weight and candidate counts,
 // and the shuffle's block statistic (shard/inspect.h).
 // `manaka shards overlap TRAIN VALID`: validation boards that also occur in
-// training (shard/overlap.h); exit status 1 when their share is above
-// --max-share.
+// training (shard/overlap.h); exit status 1 when their share beyond the
+// opening is above --max-share.
+// Every command takes files, directories (searched recursively) and globs
+// (shard/shard_sources.h).
 // `manaka shards validate FILE|DIR...`: every row read and checked
 // (shard/validate.h); exit status 1 when a row breaks a rule.
 #include <cstdio>
@@ -14,8 +16,8 @@
 #include "cli/commands.h"
 #include "shard/inspect.h"
 #include "core/progress.h"
-#include "parquet/paths.h"
 #include "shard/overlap.h"
+#include "shard/shard_sources.h"
 #include "shard/validate.h"
 
 namespace manaka::cli {
@@ -27,32 +29,43 @@ void add_overlap(CLI::App& parent) {
     std::string train, valid;
     double max_share = 0.0;
     size_t examples = shard::kDefaultOverlapExamples;
+    int opening_plies = shard::kDefaultOpeningPlies;
     bool json = false;
   };
   auto a = std::make_shared<Args>();
   auto* cmd = parent.add_subcommand(
       "overlap", "validation boards that also occur in training (exit status 1 above --max-share)");
-  cmd->add_option("train", a->train, "training shards: a directory of *.parquet or one shard")->required();
-  cmd->add_option("valid", a->valid, "validation shards: a directory of *.parquet or one shard")->required();
-  cmd->add_option("--max-share", a->max_share, "the share of validation rows allowed in training (0 to 1)")
+  cmd->add_option("train", a->train, "training shards: a shard, a directory (searched recursively) or a glob")
+      ->required();
+  cmd->add_option("valid", a->valid, "validation shards: a shard, a directory (searched recursively) or a glob")
+      ->required();
+  cmd->add_option("--max-share", a->max_share,
+                  "the share of validation rows allowed in training, opening rows aside (0 to 1)")
       ->capture_default_str()
       ->transform(checks::number(0.0, 1.0, false, "a share from 0 to 1"));
   cmd->add_option("--examples", a->examples, "shared boards to show")
       ->capture_default_str()
       ->transform(checks::integer(0, 1000));
+  cmd->add_option("--opening-plies", a->opening_plies,
+                  "shared rows at a ply below this are the opening every game passes through: reported, not "
+                  "judged (0 judges every row)")
+      ->capture_default_str()
+      ->transform(checks::integer(0, 65535));
   cmd->add_flag("--json", a->json, "print the counts as one JSON object");
   cmd->callback([a] {
-    auto report = shard::shard_overlap({a->train}, {a->valid}, a->examples);
+    auto report = shard::shard_overlap({a->train}, {a->valid}, a->examples, a->opening_plies);
     exit_on_error(report.status());
     if (a->json) {
       std::printf("%s\n", shard::overlap_json(*report).c_str());
     } else {
       std::fputs(shard::format_overlap(*report).c_str(), stdout);
     }
-    if (report->share() > a->max_share) {
+    if (report->beyond_opening_share() > a->max_share) {
       std::fflush(stdout);
-      std::fprintf(stderr, "manaka: shards overlap: %.4f%% of validation rows occur in training (--max-share %.4f%%)\n",
-                   100.0 * report->share(), 100.0 * a->max_share);
+      std::fprintf(stderr,
+                   "manaka: shards overlap: %.4f%% of validation rows occur in training beyond ply %d "
+                   "(--max-share %.4f%%)\n",
+                   100.0 * report->beyond_opening_share(), a->opening_plies, 100.0 * a->max_share);
       throw CLI::RuntimeError(1);
     }
   });
@@ -66,12 +79,13 @@ void add_validate(CLI::App& parent) {
   auto a = std::make_shared<Args>();
   auto* cmd = parent.add_subcommand(
       "validate", "every row read back and checked against the rules pack writes by (exit status 1 if one breaks)");
-  cmd->add_option("files", a->files, "shards, or directories of them: whole sets")->required();
+  cmd->add_option("files", a->files, "shards, directories (searched recursively) or globs: whole sets")->required();
   cmd->add_flag("--json", a->json, "print the counts as one JSON object");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress line");
   cmd->callback([a] {
-    auto files = parquet::expand_parquet_paths(a->files);
-    exit_on_error(files.status());
+    auto sources = shard::find_shards(a->files);
+    exit_on_error(sources.status());
+    const std::vector<std::string>* files = &sources->files;
     Progress progress("shards validate", 0);
     progress.set_units("rows", "");
     progress.set_enabled(!a->quiet && !a->json);
@@ -96,10 +110,14 @@ void add_shards_command(CLI::App& app) {
   auto* inspect = cmd->add_subcommand(
       "inspect", "rows, footer metadata, weight and candidate counts, shuffle statistic");
   auto files = std::make_shared<std::vector<std::string>>();
-  inspect->add_option("files", *files, "shards, read in this order for the block statistic")
+  inspect->add_option("files", *files,
+                      "shards, directories (searched recursively) or globs, read in this order for the block "
+                      "statistic")
       ->required();
   inspect->callback([files] {
-    auto report = shard::inspect_shards(*files);
+    auto sources = shard::find_shards(*files);
+    exit_on_error(sources.status());
+    auto report = shard::inspect_shards(sources->files);
     exit_on_error(report.status());
     std::fputs(shard::format_report(*report).c_str(), stdout);
   });

@@ -2,6 +2,7 @@
 // parquet shards) and a row-group reader handing columns to numpy.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
@@ -26,6 +27,8 @@
 #include "shard/rewrite.h"
 #include "shard/shard_reader.h"
 #include "shard/shard_set.h"
+#include "shard/mixed_stream.h"
+#include "shard/shard_sources.h"
 #include "shard/batch_pool.h"
 #include "shard/shard_stream.h"
 
@@ -160,6 +163,51 @@ void bind_shards(nb::module_ m) {
              return batch_to_dict(std::move(batch), s.columns(), s.pool());
            }, "The next row group's columns as a dict of numpy arrays, or None after the last.");
 
+  nb::class_<shard::MixedStream>(m, "_MixedStream")
+      .def_static("open", [](const std::vector<std::pair<std::vector<std::string>, double>>& sources,
+                             nb::handle batch_size, std::optional<std::vector<std::string>> names, bool drop_last,
+                             const std::string& until, bool shuffle, nb::handle seed, nb::handle epoch,
+                             nb::handle stride, nb::handle offset, nb::handle threads) {
+             shard::MixOptions o;
+             o.columns = columns_of(names);
+             o.batch_size = int64_t(uint_arg(batch_size, "batch_size", 1, uint64_t{1} << 30));
+             o.drop_last = drop_last;
+             if (until == "every") o.until = shard::MixUntil::kEverySource;
+             else if (until == "first") o.until = shard::MixUntil::kFirstSource;
+             else throw StatusError{Status::usage("until must be \"every\" or \"first\", got \"" + until + "\"")};
+             o.shuffle = shuffle;
+             o.seed = seed_arg(seed);
+             o.epoch = uint_arg(epoch, "epoch", 0);
+             o.stride = uint_arg(stride, "stride", 1, 1 << 16);
+             o.offset = uint_arg(offset, "offset", 0, o.stride - 1);
+             if (!threads.is_none()) o.threads = static_cast<unsigned>(uint_arg(threads, "threads", 1, 1024));
+             std::vector<shard::MixSource> in;
+             for (const auto& [paths, weight] : sources) in.push_back({paths, weight});
+             nb::gil_scoped_release release;
+             return unwrap(shard::MixedStream::open(std::move(in), o));
+           }, "sources"_a, "batch_size"_a, "columns"_a = nb::none(), "drop_last"_a = false, "until"_a = "every",
+           "shuffle"_a = true, "seed"_a = 0, "epoch"_a = 0, "stride"_a = 1, "offset"_a = 0,
+           "threads"_a.none() = nb::none(),
+           "Rows of (paths, weight) sources mixed by weight in batches of batch_size (shard/mixed_stream.h).")
+      .def_prop_ro("epoch_rows", &shard::MixedStream::epoch_rows)
+      .def_prop_ro("epoch_batches", &shard::MixedStream::epoch_batches)
+      .def_prop_ro("source_rows", &shard::MixedStream::source_rows)
+      .def_prop_ro("source_sizes", &shard::MixedStream::source_sizes)
+      .def("next", [](shard::MixedStream& s) -> std::optional<nb::dict> {
+             shard::MixedBatch batch;
+             bool more;
+             {
+               nb::gil_scoped_release release;
+               more = unwrap(s.next(batch));
+             }
+             if (!more) return std::nullopt;
+             nb::dict d = batch_to_dict(std::move(batch.rows), s.columns());
+             d["source"] = to_numpy(std::move(batch.source));
+             d["index"] = batch.index;
+             return d;
+           }, "The next batch's columns (the ones it was opened with), its rows' "
+           "sources and its index in the epoch, or None after the last.");
+
   m.def("pack", [](const std::vector<std::string>& streams, const std::string& prefix, nb::handle temperature,
                    nb::handle seed, nb::handle rows_per_shard, nb::handle buckets, const std::string& spool_dir,
                    bool progress, bool overwrite, nb::handle threads) {
@@ -263,6 +311,17 @@ void bind_shards(nb::module_ m) {
       "The shard set at `paths` loaded into memory, then written to `prefix` `passes` times as pack writes "
       "a set; the seconds of each write (the writer alone, for bench/pack_bench.py).");
 
+  m.def("find_shards", [](const std::vector<std::string>& sources) {
+        shard::ShardSources found;
+        {
+          nb::gil_scoped_release release;
+          found = unwrap(shard::find_shards(sources));
+        }
+        return nb::make_tuple(found.files, found.left_out);
+      }, "sources"_a,
+      "(shards, left_out): files, directories searched recursively (a *.parquet a shard by its footer) and "
+      "globs, in order; left_out the parquet files found below a directory that are not shards.");
+
   m.def("check_sets", [](const std::vector<std::string>& paths, bool require_complete) {
         Status st;
         {
@@ -274,12 +333,13 @@ void bind_shards(nb::module_ m) {
       "Refuses shards that are not whole sets: files of one prefix from two pack runs, or a set missing shards.");
 
   m.def("overlap", [](const std::vector<std::string>& train, const std::vector<std::string>& valid,
-                      nb::handle max_examples) {
+                      nb::handle max_examples, nb::handle opening_plies) {
         const size_t examples = static_cast<size_t>(uint_arg(max_examples, "max_examples", 0, 1'000'000));
+        const int opening = static_cast<int>(uint_arg(opening_plies, "opening_plies", 0, 65535));
         shard::OverlapReport r;
         {
           nb::gil_scoped_release release;
-          r = unwrap(shard::shard_overlap(train, valid, examples));
+          r = unwrap(shard::shard_overlap(train, valid, examples, opening));
         }
         nb::list ex;
         for (const shard::OverlapExample& e : r.examples) {
@@ -302,11 +362,15 @@ void bind_shards(nb::module_ m) {
         d["shared_rows"] = r.shared_rows;
         d["shared_boards"] = r.shared_boards;
         d["share"] = r.share();
+        d["opening_plies"] = r.opening_plies;
+        d["opening_rows"] = r.opening_rows;
+        d["beyond_opening_share"] = r.beyond_opening_share();
         d["valid_weight"] = r.valid_weight;
         d["shared_weight"] = r.shared_weight;
         d["examples"] = ex;
         return d;
       }, "train"_a, "valid"_a, "max_examples"_a.none() = shard::kDefaultOverlapExamples,
+      "opening_plies"_a.none() = shard::kDefaultOpeningPlies,
       "Validation rows whose board also occurs in training (by the fold's board hash), with examples. "
       "train and valid are lists of shard files or directories.");
 

@@ -1,7 +1,5 @@
 #include "shard/overlap.h"
 
-#include "parquet/paths.h"
-
 #include <algorithm>
 #include <filesystem>
 #include <span>
@@ -12,6 +10,7 @@
 #include "core/text.h"
 #include "fold/board_hash.h"
 #include "shard/shard_reader.h"
+#include "shard/shard_sources.h"
 #include "shogi/pack.h"
 
 namespace manaka::shard {
@@ -30,18 +29,18 @@ struct Seen {
   static constexpr int kRowBits = 40;
 };
 
-// Reads the packed (and weight) column of every file, calling
-// visit(file index, row in file, packed row, weight) for each row.
+// Reads the packed, ply and weight columns of every file, calling
+// visit(file index, row in file, packed row, ply, weight) for each row.
 template <class Visit>
 Status for_each_row(const std::vector<std::string>& files, Visit&& visit) {
-  ShardColumns cols{true, false, false, false, true, false};
+  ShardColumns cols{true, true, false, false, true, false};
   for (size_t f = 0; f < files.size(); ++f) {
     MANAKA_ASSIGN_OR_RETURN(ShardReader reader, ShardReader::open(files[f]));
     int64_t row = 0;
     for (int g = 0; g < reader.num_row_groups(); ++g) {
       MANAKA_ASSIGN_OR_RETURN(ShardBatch batch, reader.read_row_group(g, cols));
       for (int64_t i = 0; i < batch.rows; ++i, ++row)
-        visit(f, row, batch.packed.data() + i * kPackedLen, batch.weight[static_cast<size_t>(i)]);
+        visit(f, row, batch.packed.data() + i * kPackedLen, batch.ply[size_t(i)], batch.weight[size_t(i)]);
     }
   }
   return Status();
@@ -58,11 +57,18 @@ double OverlapReport::share() const {
   return valid_rows > 0 ? static_cast<double>(shared_rows) / static_cast<double>(valid_rows) : 0.0;
 }
 
+double OverlapReport::beyond_opening_share() const {
+  return valid_rows > 0 ? static_cast<double>(shared_rows - opening_rows) / static_cast<double>(valid_rows) : 0.0;
+}
+
 Result<OverlapReport> shard_overlap(const std::vector<std::string>& train, const std::vector<std::string>& valid,
-                                    size_t max_examples) {
+                                    size_t max_examples, int opening_plies) {
   OverlapReport rep;
-  MANAKA_ASSIGN_OR_RETURN(rep.train_files, parquet::expand_parquet_paths(train));
-  MANAKA_ASSIGN_OR_RETURN(rep.valid_files, parquet::expand_parquet_paths(valid));
+  rep.opening_plies = opening_plies;
+  MANAKA_ASSIGN_OR_RETURN(ShardSources t, find_shards(train));
+  MANAKA_ASSIGN_OR_RETURN(ShardSources v, find_shards(valid));
+  rep.train_files = std::move(t.files);
+  rep.valid_files = std::move(v.files);
 
   // Sized once from the footers.
   int64_t train_rows = 0;
@@ -74,7 +80,7 @@ Result<OverlapReport> shard_overlap(const std::vector<std::string>& train, const
   }
   std::vector<Seen> seen;
   seen.reserve(static_cast<size_t>(train_rows));
-  MANAKA_RETURN_NOT_OK(for_each_row(rep.train_files, [&](size_t f, int64_t row, const uint8_t* packed, uint32_t) {
+  MANAKA_RETURN_NOT_OK(for_each_row(rep.train_files, [&](size_t f, int64_t row, const uint8_t* packed, uint16_t, uint32_t) {
     seen.push_back({fold::hash_board(packed), uint64_t{f} << Seen::kRowBits | static_cast<uint64_t>(row)});
   }));
   // By hash, then by position, so an example names training's first copy.
@@ -85,7 +91,8 @@ Result<OverlapReport> shard_overlap(const std::vector<std::string>& train, const
     if (i == 0 || seen[i].hash != seen[i - 1].hash) ++rep.train_boards;
 
   std::vector<uint64_t> valid_hashes, shared_hashes;
-  MANAKA_RETURN_NOT_OK(for_each_row(rep.valid_files, [&](size_t f, int64_t row, const uint8_t* packed, uint32_t w) {
+  MANAKA_RETURN_NOT_OK(for_each_row(rep.valid_files, [&](size_t f, int64_t row, const uint8_t* packed, uint16_t ply,
+                                                        uint32_t w) {
     const uint64_t h = fold::hash_board(packed);
     valid_hashes.push_back(h);
     ++rep.valid_rows;
@@ -93,6 +100,7 @@ Result<OverlapReport> shard_overlap(const std::vector<std::string>& train, const
     auto it = std::lower_bound(seen.begin(), seen.end(), h, [](const Seen& s, uint64_t v) { return s.hash < v; });
     if (it == seen.end() || it->hash != h) return;
     ++rep.shared_rows;
+    if (ply < opening_plies) ++rep.opening_rows;
     rep.shared_weight += w;
     shared_hashes.push_back(h);
     if (rep.examples.size() >= max_examples) return;
@@ -120,6 +128,9 @@ std::string format_overlap(const OverlapReport& r) {
   append_format(out, "shared: %lld valid rows (%.4f%%), %lld distinct boards, %llu of %llu valid records\n",
                 static_cast<long long>(r.shared_rows), 100.0 * r.share(), static_cast<long long>(r.shared_boards),
                 static_cast<unsigned long long>(r.shared_weight), static_cast<unsigned long long>(r.valid_weight));
+  append_format(out, "  in the opening (ply < %d): %lld rows; beyond it: %lld rows (%.4f%%)\n", r.opening_plies,
+                static_cast<long long>(r.opening_rows), static_cast<long long>(r.shared_rows - r.opening_rows),
+                100.0 * r.beyond_opening_share());
   for (const OverlapExample& e : r.examples)
     append_format(out, "  %s row %lld = %s row %lld: %s\n", e.valid_path.c_str(), static_cast<long long>(e.valid_row),
                   e.train_path.c_str(), static_cast<long long>(e.train_row), e.sfen.c_str());
@@ -135,6 +146,8 @@ std::string overlap_json(const OverlapReport& r) {
       {"train_files", r.train_files.size()}, {"train_rows", r.train_rows}, {"train_boards", r.train_boards},
       {"valid_files", r.valid_files.size()}, {"valid_rows", r.valid_rows}, {"valid_boards", r.valid_boards},
       {"shared_rows", r.shared_rows},       {"shared_boards", r.shared_boards}, {"share", r.share()},
+      {"opening_plies", r.opening_plies},   {"opening_rows", r.opening_rows},
+      {"beyond_opening_share", r.beyond_opening_share()},
       {"valid_weight", r.valid_weight},      {"shared_weight", r.shared_weight}, {"examples", examples}};
   return json_text(j);
 }

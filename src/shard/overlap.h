@@ -8,8 +8,13 @@
 // share a hash with probability about N^2 / 2^65 (5e-6 for 10 M boards), so a
 // count is exact for any practical purpose.
 //
-// A side is a list of shard files or directories (every *.parquet inside, in
-// name order); only the packed and weight columns are read.
+// A side is a list of shard files, directories and globs (shard/shard_sources.h);
+// only the packed, ply and weight columns are read.
+//
+// Boards every game passes through (the starting position, the first plies of
+// the common openings) are shared by any two sets of games, however
+// independent: shared rows at a ply below opening_plies are counted apart, as
+// `opening`, and the share a caller judges (beyond_opening_share) leaves them out.
 #pragma once
 
 #include <array>
@@ -24,6 +29,8 @@
 namespace manaka::shard {
 
 inline constexpr size_t kDefaultOverlapExamples = 5;
+// Plies 0..15: eight moves each side, past which two independent sets rarely meet.
+inline constexpr int kDefaultOpeningPlies = 16;
 
 // One shared board: where validation holds it and where training does.
 struct OverlapExample {
@@ -41,16 +48,21 @@ struct OverlapReport {
   int64_t valid_rows = 0, valid_boards = 0;
   int64_t shared_rows = 0;     // validation rows whose board is in training
   int64_t shared_boards = 0;   // distinct boards among them
+  int64_t opening_rows = 0;    // shared rows at a ply below opening_plies
+  int opening_plies = kDefaultOpeningPlies;
   uint64_t valid_weight = 0;   // records folded into validation rows
   uint64_t shared_weight = 0;  // ... into the shared ones
   std::vector<OverlapExample> examples;  // the first shared rows, file order
 
   // shared_rows / valid_rows (0 for an empty validation set).
   double share() const;
+  // (shared_rows - opening_rows) / valid_rows: the leak that matters.
+  double beyond_opening_share() const;
 };
 
 Result<OverlapReport> shard_overlap(const std::vector<std::string>& train, const std::vector<std::string>& valid,
-                                    size_t max_examples = kDefaultOverlapExamples);
+                                    size_t max_examples = kDefaultOverlapExamples,
+                                    int opening_plies = kDefaultOpeningPlies);
 
 std::string format_overlap(const OverlapReport& report);
 std::string overlap_json(const OverlapReport& report);

@@ -5,7 +5,7 @@
 namespace manaka::shard {
 
 ShardStream::ShardStream(std::vector<std::string> paths, const ShardStreamOptions& options)
-    : paths_(std::move(paths)), columns_(options.columns) {
+    : paths_(std::move(paths)), columns_(options.columns), plan_(options.groups) {
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   depth_ = options.depth ? options.depth : 2 * threads;
   // Enough for every batch in flight (decoded ahead, in decode) and two the
@@ -25,6 +25,9 @@ ShardStream::~ShardStream() {
 
 Result<std::unique_ptr<ShardStream>> ShardStream::open(std::vector<std::string> paths,
                                                        const ShardStreamOptions& options) {
+  for (const ShardGroup& g : options.groups)
+    if (g.file >= paths.size()) return Status::usage("a planned row group names file " + std::to_string(g.file) +
+                                                     " of " + std::to_string(paths.size()));
   if (!paths.empty()) MANAKA_RETURN_NOT_OK(ShardReader::open(paths.front()).status());
   return std::unique_ptr<ShardStream>(new ShardStream(std::move(paths), options));
 }
@@ -35,6 +38,16 @@ Result<std::unique_ptr<ShardStream>> ShardStream::open(std::vector<std::string> 
 bool ShardStream::take(Task& task, std::unique_lock<std::mutex>& lock) {
   cv_.wait(lock, [&] { return stopping_ || ended_ || next_task_ < next_out_ + depth_; });
   while (!stopping_ && !ended_) {
+    if (!plan_.empty()) {
+      if (plan_next_ == plan_.size()) {
+        ended_ = true;
+        cv_.notify_all();
+        break;
+      }
+      const ShardGroup g = plan_[plan_next_++];
+      task = Task{next_task_++, g.file, g.group};
+      return true;
+    }
     if (file_ >= paths_.size()) {
       ended_ = true;
       cv_.notify_all();  // next() may be waiting to learn that

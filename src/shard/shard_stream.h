@@ -37,10 +37,19 @@
 
 namespace manaka::shard {
 
+// One row group of one of the stream's files (its index in paths).
+struct ShardGroup {
+  uint32_t file = 0;
+  int group = 0;
+};
+
 struct ShardStreamOptions {
   ShardColumns columns;
   unsigned threads = 0;  // decoding threads; 0 = the core count
   unsigned depth = 0;    // batches decoded ahead of the caller; 0 = 2 x threads
+  // When not empty, these row groups in this order (a group may come more
+  // than once) instead of every group of every file.
+  std::vector<ShardGroup> groups;
 };
 
 class ShardStream {
@@ -74,6 +83,8 @@ class ShardStream {
 
   std::vector<std::string> paths_;
   ShardColumns columns_;
+  std::vector<ShardGroup> plan_;  // options.groups
+  size_t plan_next_ = 0;
   unsigned depth_ = 1;
   std::shared_ptr<ShardBatchPool> pool_;
 

@@ -9,7 +9,7 @@
 #include "core/file.h"
 #include "core/progress.h"
 #include "core/text.h"
-#include "parquet/paths.h"
+#include "shard/shard_sources.h"
 #include "shard/shard_reader.h"
 #include "shard/shard_set.h"
 #include "shard/shard_stream.h"
@@ -124,7 +124,9 @@ Result<stream::ExportSummary> export_records(const stream::ExportOptions& o) {
   std::vector<std::string> read, all_shards;  // every file read: the output is none of them
   for (const std::string& path : o.inputs) {
     std::error_code ec;
-    bool shards = std::filesystem::is_directory(path, ec);
+    // A directory or a pattern names shards; a file, by its magic.
+    bool shards = std::filesystem::is_directory(path, ec) ||
+                  (!std::filesystem::exists(path, ec) && path.find_first_of("*?[") != std::string::npos);
     if (!shards) {
       auto sniffed = is_shard_file(path);
       if (!sniffed.ok()) return std::move(sniffed).take_status().with_context("stream export: ");
@@ -132,7 +134,8 @@ Result<stream::ExportSummary> export_records(const stream::ExportOptions& o) {
     }
     Input in;
     if (shards) {
-      MANAKA_ASSIGN_OR_RETURN(in.shards, parquet::expand_parquet_paths({path}));
+      MANAKA_ASSIGN_OR_RETURN(shard::ShardSources found, shard::find_shards({path}));
+      in.shards = std::move(found.files);
       all_shards.insert(all_shards.end(), in.shards.begin(), in.shards.end());
       read.insert(read.end(), in.shards.begin(), in.shards.end());
     } else {

@@ -164,9 +164,13 @@ def test_overlap_counts_boards_shared_with_training(tmp_path):
     assert o["train_boards"] == len(train)
     assert [e["packed"] for e in o["examples"]] == shared[:2]
     assert o["examples"][0]["sfen"] == shogi.Board.unpack(shared[0]).sfen()
-    # The command: exit status 1 above --max-share, 0 at or below it.
+    # The command: exit status 1 above --max-share, 0 at or below it; rows shared in the
+    # opening (ply < --opening-plies, 16 by default) are reported, not judged.
     run = subprocess.run([MANAKA, "shards", "overlap", str(tmp_path / "train"), str(tmp_path / "valid"), "--json"],
                          capture_output=True, text=True)
+    assert run.returncode == 0 and json.loads(run.stdout)["opening_rows"] == len(shared)
+    run = subprocess.run([MANAKA, "shards", "overlap", str(tmp_path / "train"), str(tmp_path / "valid"), "--json",
+                          "--opening-plies", "0"], capture_output=True, text=True)
     assert run.returncode == 1 and "occur in training" in run.stderr
     assert json.loads(run.stdout)["shared_rows"] == len(shared)
     run = subprocess.run([MANAKA, "shards", "overlap", str(tmp_path / "train"), str(tmp_path / "valid"),
