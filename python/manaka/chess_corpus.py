@@ -36,7 +36,10 @@ from typing import Iterator, NamedTuple, Optional, Sequence, Union, cast
 
 import numpy as np
 
+from manaka._core import UsageError
 from manaka._core import chess_corpus as _cc
+from manaka._core._checks import at_least as _at_least
+from manaka._core._checks import seed as _seed
 from manaka._output import check_outputs
 
 __all__ = [
@@ -173,8 +176,14 @@ def _fresh_seed() -> int:
     return secrets.randbits(64)
 
 
+_MAX_U32 = 2**32 - 1
+# Reader threads beyond this are refused as typos, as the bindings' thread counts (src/python/checks.h,
+# kMaxThreadsAsked).
+_MAX_READERS = 256
+
+
 def iter_batches(
-    shards: Sequence[PathLike],
+    shards: Union[PathLike, Sequence[PathLike]],
     batch_size: int,
     device=None,
     shuffle: bool = True,
@@ -224,15 +233,42 @@ def iter_batches(
     near +-``SCORE_MATE``; ``score_values`` turns them into values). Only a corpus made with ``manaka chess
     corpus --scores`` has them: another shard raises ``manaka.InvalidDataError`` naming it.
 
+    ``shards`` is a list of paths; one path (a str or os.PathLike) is one shard. ``batch_size``, ``window``
+    and ``prefetch`` (at least 1), ``readers`` (1..256) and ``seed`` (None or 0..2^64 - 1, as
+    ``manaka.shards.iter_batches``'s) are checked at the call: a value out of range raises
+    ``manaka.UsageError``, one of another type TypeError, each naming the argument.
+
     A shard that cannot be read raises ``manaka.InvalidDataError`` (or
     ``TruncatedError``, ``FileError``) naming it, after the batches of the
     shards before it.
     """
-    paths = [os.fspath(p) for p in shards]
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    if isinstance(shards, (str, os.PathLike)):  # one path, not a sequence of its characters
+        shards = [shards]
+    paths = []
+    for i, p in enumerate(shards):
+        if not isinstance(p, (str, os.PathLike)):
+            raise TypeError(f"shards[{i}]: must be a str or os.PathLike, not {type(p).__name__} ({p!r})")
+        paths.append(os.fspath(p))
+    batch_size = _at_least(batch_size, "batch_size", 1)
+    window = _count(window, "window", 1, _MAX_U32)
+    prefetch = _count(prefetch, "prefetch", 1, _MAX_U32)
+    readers = _count(readers, "readers", 1, _MAX_READERS)
+    if seed is not None:
+        seed = _seed(seed)
+    return _batches(paths, batch_size, device, shuffle, seed, window, prefetch, readers, policy_targets, scores)
+
+
+def _count(value: object, name: str, lo: int, hi: int) -> int:
+    v = _at_least(value, name, lo)
+    if v > hi:
+        raise UsageError(f"{name}: {v} is out of range; give an integer in {lo}..{hi}")
+    return v
+
+
+def _batches(paths: list, batch_size: int, device, shuffle: bool, seed: Optional[int], window: int, prefetch: int,
+             readers: int, policy_targets: bool, scores: bool) -> Iterator[tuple]:
     if device is None:
-        seed = _fresh_seed() if seed is None else int(seed) % 2**64
+        seed = _fresh_seed() if seed is None else seed
         loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, False, readers, policy_targets,
                                   scores)
         while (batch := loader.next()) is not None:
@@ -244,7 +280,6 @@ def iter_batches(
     device = torch.device(device)
     if seed is None:
         seed = int(torch.randint(0, 2**62, (), dtype=torch.int64).item())
-    seed = int(seed) % 2**64
     on_cpu = device.type == "cpu"
     loader = _cc._BatchLoader(paths, batch_size, shuffle, seed, window, prefetch, not on_cpu, readers,
                               policy_targets, scores)

@@ -27,6 +27,7 @@ from typing import Iterator, Sequence, Union
 import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
+from manaka._core._checks import seed as _seed
 from manaka.chess_corpus import iter_batches
 
 __all__ = ["ChessShardDataset"]
@@ -37,15 +38,17 @@ PathLike = Union[str, os.PathLike]
 class ChessShardDataset(IterableDataset):
     """Batches of the chess corpus's shards, split across DataLoader workers without overlap."""
 
-    def __init__(self, shards: Sequence[PathLike], batch_size: int, *, shuffle: bool = True, seed: int = 0,
-                 window: int = 1, prefetch: int = 8) -> None:
+    def __init__(self, shards: Union[PathLike, Sequence[PathLike]], batch_size: int, *, shuffle: bool = True,
+                 seed: int = 0, window: int = 1, prefetch: int = 8) -> None:
         super().__init__()
+        if isinstance(shards, (str, os.PathLike)):  # one path, not a sequence of its characters
+            shards = [shards]
         self.shards = [os.fspath(p) for p in shards]
         if not self.shards:
             raise ValueError("no shards")
         self.batch_size = batch_size
         self.shuffle = shuffle
-        self.seed = seed
+        self.seed = _seed(seed)
         self.window = window
         self.prefetch = prefetch
         self.epoch = 0
@@ -69,6 +72,6 @@ class ChessShardDataset(IterableDataset):
             order = order[info.id::info.num_workers]
         if not order:
             return
-        seed = (self.seed * 1_000_003 + self.epoch) * 1_009 + worker
+        seed = ((self.seed * 1_000_003 + self.epoch) * 1_009 + worker) % 2**64
         yield from iter_batches(order, self.batch_size, "cpu", self.shuffle, seed=seed, window=self.window,
                                 prefetch=self.prefetch)

@@ -37,7 +37,7 @@ from manaka._atomic import write_json_atomically
 from manaka._output import check_outputs
 
 __all__ = ["load_network", "load_policy", "load_evaluator", "policy_player", "search_player", "format_summary",
-           "main"]
+           "elo_text", "move_ms", "set_torch_threads", "DEFAULT_TORCH_THREADS", "main"]
 
 # planes (20, 8, 8) int8 -> policy logits (4672,) over chess.move_index.
 PolicyFn = Callable[[np.ndarray], np.ndarray]
@@ -45,6 +45,24 @@ PolicyFn = Callable[[np.ndarray], np.ndarray]
 EvaluateFn = Callable[[np.ndarray], Tuple[Any, Any]]
 # What play_match takes: the game so far -> the move, as a Move or in UCI.
 Player = Callable[[chess.Board], Union[chess.Move, str]]
+
+
+# torch's CPU threads wherever a network serves the search (eval, self-play, refinement, the recipe, Ray actors):
+# its batches (16 leaves) are too small to split, and on a shared CPU torch's own count (one per core) collapses.
+# Measured on a 2-core machine, two matches of the shipped network side by side: 3 and 4 games in 31 minutes with
+# torch's own count, 7 games each in 4 minutes with 1 (docs/match.md). 0 keeps torch's own count.
+DEFAULT_TORCH_THREADS = 1
+
+
+def set_torch_threads(threads: int) -> None:
+    """``torch.set_num_threads(threads)`` when ``threads`` > 0 (0 keeps torch's own count); nothing without torch
+    (loading the network says that it is missing)."""
+    if threads > 0:
+        try:
+            import torch
+        except ImportError:
+            return
+        torch.set_num_threads(threads)
 
 
 def load_network(checkpoint: str, device: str = "cpu") -> Any:
@@ -75,6 +93,8 @@ def load_network(checkpoint: str, device: str = "cpu") -> Any:
         raise UsageError(f"cannot load {checkpoint!r}: manaka.train has no Trainer.load_from_checkpoint")
     try:
         net = trainer.load_from_checkpoint(checkpoint, device=device).best_net
+    except Error:  # manaka's own ("<path>: not a manaka checkpoint (...)") says it already
+        raise
     except (OSError, ValueError, KeyError, RuntimeError, EOFError, pickle.UnpicklingError) as e:
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]  # torch's run to many lines
         raise InvalidDataError(f"checkpoint {checkpoint!r}: {first} (eval reads manaka.train's "
@@ -170,8 +190,25 @@ def policy_player(policy: PolicyFn) -> Player:
     return play
 
 
-def _elo_text(v: float) -> str:
-    return ("+inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:+.1f}"
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and math.isfinite(v)
+
+
+def elo_text(s: Dict[str, Any], digits: int = 1) -> str:
+    """A score dict's Elo difference and its 95% interval as text, never ``inf``: a score of 0 or 1 has no
+    finite Elo ("n/a at score 0"), and an interval bound at a score of 0 or 1 (or null, as the JSON
+    writes it) is unbounded on that side ("< +114.4", "> -208.5"; "n/a" when neither bound is finite)."""
+    e, lo, hi = s.get("elo_diff"), s.get("elo_diff_low"), s.get("elo_diff_high")
+    point = f"{e:+.{digits}f}" if _finite(e) else f"n/a at score {s['score']:g}"
+    if _finite(lo) and _finite(hi):
+        interval = f"{lo:+.{digits}f} .. {hi:+.{digits}f}"
+    elif _finite(hi):
+        interval = f"< {hi:+.{digits}f}"
+    elif _finite(lo):
+        interval = f"> {lo:+.{digits}f}"
+    else:
+        interval = "n/a"
+    return f"{point} (95%: {interval})"
 
 
 def format_summary(s: Dict[str, Any]) -> str:
@@ -180,8 +217,7 @@ def format_summary(s: Dict[str, Any]) -> str:
     lines = [
         f"engine: {s['engine']} at UCI_Elo {s['engine_elo']}, movetime {s['movetime']:g} s",
         f"games: {s['num_games']}  wins {s['wins']}  draws {s['draws']}  losses {s['losses']}",
-        f"score: {s['score']:.3f}  Elo difference {_elo_text(s['elo_diff'])} "
-        f"(95%: {_elo_text(s['elo_diff_low'])} .. {_elo_text(s['elo_diff_high'])})",
+        f"score: {s['score']:.3f}  Elo difference {elo_text(s)}",
         f"win rate: {s['win_rate']:.3f}  criterion win_rate >= {chess.PASS_WIN_RATE:.2f}: "
         + ("PASS" if s["passed"] else "FAIL"),
     ]
@@ -190,12 +226,27 @@ def format_summary(s: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def move_ms(game: Dict[str, Any], first: str = "white") -> Optional[float]:
+    """The network's mean milliseconds a move in one game of a match (its ``player_seconds`` over the moves it
+    made: the plies after the random opening on its turns; ``first`` is the colour that moves first, black in
+    shogi), or None when it made none."""
+    start, plies = int(game.get("opening_plies", 0)), int(game["plies"])
+    parity = 0 if game["player_color"] == first else 1
+    moves = sum(1 for i in range(start, plies) if i % 2 == parity)
+    return 1000.0 * float(game["player_seconds"]) / moves if moves else None
+
+
+def _ms_text(game: Dict[str, Any], first: str = "white") -> str:
+    ms = move_ms(game, first)
+    return f"{ms:.0f} ms a move" if ms is not None else "no move"
+
+
 def _progress(total: int) -> Callable[[Dict[str, Any], Dict[str, Any]], None]:
     def report(game: Dict[str, Any], score: Dict[str, Any]) -> None:
         print(
             f"game {game['index'] + 1}/{total}: network {game['player_color']} {game['result']} "
-            f"({game['termination']}, {game['plies']} plies)  +{score['wins']} ={score['draws']} "
-            f"-{score['losses']}  score {score['score']:.3f}",
+            f"({game['termination']}, {game['plies']} plies, {_ms_text(game)})  +{score['wins']} "
+            f"={score['draws']} -{score['losses']}  score {score['score']:.3f}",
             file=sys.stderr,
             flush=True,
         )
@@ -248,7 +299,7 @@ def _shogi_summary(s: Dict[str, Any]) -> str:
         f"engine: {s['engine']} at {elo}, movetime {s['movetime']:g} s",
         f"games: {s['num_games']}  wins {s['wins']}  draws {s['draws']}  losses {s['losses']}",
         f"score: {s['score']:.3f} (95%: {s['score_low']:.3f} .. {s['score_high']:.3f})  Elo difference "
-        f"{_elo_text(s['elo_diff'])} (95%: {_elo_text(s['elo_diff_low'])} .. {_elo_text(s['elo_diff_high'])})",
+        f"{elo_text(s)}",
     ]
     if s.get("csa"):
         lines.append(f"csa: {s['csa']}/1.csa .. {s['num_games']}.csa")
@@ -286,7 +337,7 @@ def _shogi_main(args: argparse.Namespace) -> int:
     def progress(game: Dict[str, Any], score: Dict[str, Any]) -> None:
         result = {1.0: "win", 0.5: "draw", 0.0: "loss"}[game["player_score"]]
         print(f"game {game['index'] + 1}/{total}: network {game['player_color']} {result} ({game['termination']}, "
-              f"{game['plies']} plies, {game['player_seconds'] / max(1, game['plies'] // 2):.2f} s a move)  "
+              f"{game['plies']} plies, {_ms_text(game, 'black')})  "
               f"+{score['wins']} ={score['draws']} -{score['losses']}  score {score['score']:.3f}",
               file=sys.stderr, flush=True)
 
@@ -331,8 +382,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="the openings' seed")
     p.add_argument("--opening-plies", type=int, default=4)
     p.add_argument("--device", default="cpu", help="torch device of the network")
-    p.add_argument("--torch-threads", type=int, default=0,
-                   help="torch's CPU threads (0: torch's default; 1 is much faster for small batches on a busy CPU)")
+    p.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS,
+                   help=f"torch's CPU threads for the network (default {DEFAULT_TORCH_THREADS}: the search's "
+                        "batches are too small to split, and torch's own count collapses on a shared CPU; "
+                        "0: torch's own count)")
     return p
 
 
@@ -347,10 +400,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise UsageError("--search-batch and --search-threads must be at least 1")
         if args.torch_threads < 0:
             raise UsageError(f"--torch-threads: {args.torch_threads} is out of range; give 0 or more")
-        if args.torch_threads > 0:
-            import torch
-
-            torch.set_num_threads(args.torch_threads)
+        set_torch_threads(args.torch_threads)
         if args.game == "shogi":
             return _shogi_main(args)
         if args.csa:

@@ -23,18 +23,20 @@ from typing import Any
 
 import manaka
 from manaka import search
+from manaka._atomic import json_text
 
 __all__ = ["initial_checkpoint", "load_network", "main"]
 
 
 def load_network(path: str | Path, game: str, device: str = "cpu") -> Any:
     """The checkpoint's ``best_net`` as a ``PolicyValueNet`` of ``game``, in eval mode on ``device``."""
-    import torch
-
+    from manaka.train import checkpoint
     from manaka.train.config import ModelConfig
     from manaka.train.network import PolicyValueNet
 
-    ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    ckpt = checkpoint.load(path)  # not a checkpoint: manaka.InvalidDataError naming the path
+    if "best_net" not in ckpt:
+        raise manaka.InvalidDataError(f"{path}: not a manaka checkpoint (no best_net)")
     config = ckpt.get("config") or {}
     found = config.get("game", "chess")
     if found != game:
@@ -69,12 +71,17 @@ def _device(name: str) -> str:
 
 
 def run(spec: dict[str, Any]) -> int:
+    from manaka.eval import DEFAULT_TORCH_THREADS, set_torch_threads
+
+    # torch's threads: the spec's "torch_threads" when it has one, else 1 (manaka.eval.DEFAULT_TORCH_THREADS:
+    # the search's batches are too small to split); 0 keeps torch's own count.
+    set_torch_threads(int(spec.get("torch_threads", DEFAULT_TORCH_THREADS)))
     net = load_network(spec["checkpoint"], spec["game"], _device(spec["device"]))
     options = search.SearchOptions(**spec["search"])
     summary, text = search.shogi_self_play(search.torch_evaluator(net), spec["games"], spec["output"], options,
                                            max_plies=spec["max_plies"], saz=spec["saz"],
                                            overwrite=spec["overwrite"], progress=not spec["quiet"])
-    print(json.dumps(summary) if spec["json"] else text, end="" if not spec["json"] else "\n")
+    print(json_text(summary) if spec["json"] else text, end="" if not spec["json"] else "\n")
     return 0
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Iterator, Optional, Sequence, Union
+from typing import Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
@@ -52,10 +52,22 @@ __all__ = [
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def _paths(files: Union[PathLike, Sequence[PathLike]]) -> list:
+def _path(value: object, name: str = "path") -> str:
+    """``value`` as a path (a str or os.PathLike), or TypeError naming ``name``: None or a number is not the
+    name of a file."""
+    if isinstance(value, (str, os.PathLike)):
+        out = os.fspath(value)
+        if isinstance(out, str):
+            return out
+    raise TypeError(f"{name}: must be a str or os.PathLike, not {type(value).__name__} ({value!r})")
+
+
+def _paths(files: Union[PathLike, Sequence[PathLike]], name: str = "files") -> list:
     if isinstance(files, (str, os.PathLike)):
-        files = [files]
-    return [os.fspath(p) for p in files]
+        return [_path(files, name)]
+    if isinstance(files, (bytes, bytearray)) or not isinstance(files, Iterable):
+        raise TypeError(f"{name}: must be a path or a list of paths, not {type(files).__name__} ({files!r})")
+    return [_path(p, f"{name}[{i}]") for i, p in enumerate(files)]
 
 
 def import_from(
@@ -78,7 +90,7 @@ def import_from(
     (file, where, byte offset and detail per reason), ``header``, ... With
     ``strict`` the first refused position raises :class:`manaka.InvalidDataError`."""
     # Numbers go through unconverted: the native side checks type and range.
-    return json.loads(_import(str(format), _paths(files), os.fspath(output), eval_coef, mate_scale, mate_slack,
+    return json.loads(_import(str(format), _paths(files), _path(output, "output"), eval_coef, mate_scale, mate_slack,
                               bool(strict), bool(overwrite), bool(progress), threads))
 
 
@@ -101,7 +113,7 @@ def export_to(
     value_z above ``result_threshold`` is a win, below its negative a loss,
     a draw between (a shard row's value_z is a mean). Returns the summary as a
     dict (docs/import.md, "Export")."""
-    return json.loads(_export(str(format), _paths(inputs), os.fspath(output), eval_coef, result_threshold,
+    return json.loads(_export(str(format), _paths(inputs, "inputs"), _path(output, "output"), eval_coef, result_threshold,
                               bool(strict), bool(overwrite), bool(progress)))
 
 
@@ -109,7 +121,7 @@ def inspect(path: Union[str, os.PathLike]) -> dict:
     """What ``manaka stream inspect --json`` prints: the header, record and
     candidate counts, value_z and value_q, ply, visit totals (self-play) and
     boards shared between records."""
-    return json.loads(_inspect_json(os.fspath(path)))
+    return json.loads(_inspect_json(_path(path)))
 
 
 @dataclass
@@ -137,8 +149,8 @@ class Reader:
     ...     for batch in r.batches(65536): ...
     """
 
-    def __init__(self, path: str) -> None:
-        self._reader: Optional[_Reader] = _Reader.open(str(path))
+    def __init__(self, path: PathLike) -> None:
+        self._reader: Optional[_Reader] = _Reader.open(_path(path))
 
     def _open(self) -> _Reader:
         if self._reader is None:
@@ -172,9 +184,10 @@ class Reader:
         self._reader = None
 
 
-def read_batches(path: str, batch_size: int = 65536) -> Iterator[Batch]:
+def read_batches(path: PathLike, batch_size: int = 65536) -> Iterator[Batch]:
     """Every record of a stream, ``batch_size`` at a time (at least 1). The
-    size is checked at the call; the file is opened at the first batch."""
+    path and the size are checked at the call; the file is opened at the first batch."""
+    path = _path(path)
     batch_size = _at_least(batch_size, "batch_size", 1)
 
     def batches() -> Iterator[Batch]:

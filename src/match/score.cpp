@@ -25,10 +25,12 @@ MatchScore score_match(int wins, int draws, int losses) {
   m.score = s;
   m.win_rate = wins / n;
   m.elo = elo_of_score(s);
-  const double var = (wins * (1 - s) * (1 - s) + draws * (0.5 - s) * (0.5 - s) + losses * s * s) / n;
-  const double margin = kZ95 * std::sqrt(var / n);
-  m.score_low = std::max(0.0, s - margin);
-  m.score_high = std::min(1.0, s + margin);
+  // Wilson's interval: honest at 0 of 2 or 10 of 10, where s -/+ z se is 0 .. 0 or 1 .. 1.
+  const double z2 = kZ95 * kZ95;
+  const double centre = (s + z2 / (2 * n)) / (1 + z2 / n);
+  const double half = kZ95 / (1 + z2 / n) * std::sqrt(s * (1 - s) / n + z2 / (4 * n * n));
+  m.score_low = std::max(0.0, centre - half);
+  m.score_high = std::min(1.0, centre + half);
   m.elo_low = elo_of_score(m.score_low);
   m.elo_high = elo_of_score(m.score_high);
   m.passed = m.win_rate >= kPassWinRate;

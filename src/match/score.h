@@ -3,12 +3,17 @@
 //
 //   score s   = (W + D/2) / N, the player's mean points per game
 //   Elo       = -400 log10(1/s - 1)
-//   interval  = the Elo of s -/+ 1.959964 * sqrt(var / N), where var is the
-//               per-game variance of the points (trinomial: each game scores
-//               1, 1/2 or 0): var = (W (1-s)^2 + D (1/2-s)^2 + L s^2) / N
+//   interval  = Wilson's score interval of s over N games (z = 1.959964),
+//               draws counted as half a win: (s + z^2/2N) / (1 + z^2/N)
+//               -/+ z / (1 + z^2/N) sqrt(s (1-s) / N + z^2 / 4N^2); the Elo
+//               interval is the Elo of its ends. Unlike s -/+ z se, it does
+//               not shrink to nothing at 0 of 2 or 10 of 10 (0 .. 0.658 at 0
+//               of 2), and treating draws as coin flips makes it, if
+//               anything, wider than the trinomial spread.
 //
-// A score of 0 or 1 has an infinite Elo, and so has a bound at or beyond 0
-// or 1 (-inf and +inf as doubles). The spec's pass criterion is the win rate
+// A score of 0 or 1 has an infinite Elo, and so has a bound at 0 or 1 (-inf
+// and +inf as doubles; the Python layer prints them as n/a and writes JSON
+// null). The spec's pass criterion is the win rate
 // W / N (draws count nothing) of at least 0.50.
 #pragma once
 

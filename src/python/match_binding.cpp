@@ -264,7 +264,7 @@ void bind_match(nb::module_ m) {
         if (w + d + l == 0) raise_if_error(Status::usage("match_score: no games (wins + draws + losses is 0)"));
         return score_dict(match::score_match(w, d, l));
       }, "wins"_a, "draws"_a, "losses"_a,
-      "The score and the Elo difference with their 95% intervals (trinomial variance), the win rate and the pass criterion "
+      "The score and the Elo difference with their 95% intervals (Wilson's, over games), the win rate and the pass criterion "
       "(win_rate >= 0.50) of a match's wins, draws and losses.");
 }
 

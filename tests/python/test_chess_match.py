@@ -103,9 +103,9 @@ def test_match_score_known_values() -> None:
     assert even["win_rate"] == 0.3 and not even["passed"]
     q = mchess.match_score(75, 0, 25)
     assert q["elo_diff"] == pytest.approx(190.8485, abs=1e-3)
-    # var = 0.1875 per game; se = sqrt(0.1875 / 100); 95%: 1.959964 se.
-    se = (0.1875 / 100) ** 0.5
-    low, high = 0.75 - 1.959964 * se, 0.75 + 1.959964 * se
+    # Wilson's interval of 75 of 100: 0.6570 .. 0.8245, as published tables give it.
+    low, high = 0.656955, 0.824548
+    assert (q["score_low"], q["score_high"]) == pytest.approx((low, high), abs=1e-6)
     assert q["elo_diff_low"] == pytest.approx(-400 * math.log10(1 / low - 1), abs=1e-3)
     assert q["elo_diff_high"] == pytest.approx(-400 * math.log10(1 / high - 1), abs=1e-3)
     assert q["passed"]

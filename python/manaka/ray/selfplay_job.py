@@ -40,6 +40,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import ray
 
+from manaka._atomic import json_text
 from manaka._core import search as _native
 from manaka.ray import storage
 from manaka.ray.tasks import (attempt_path, game_ranges, kill_once, open_work, part_dir, publish_dir, read_done,
@@ -102,7 +103,7 @@ class _SelfPlayActor:
         else:
             played = search.chess_self_play(self.evaluate, count, opts, max_plies=max_plies,
                                             opening_plies=opening_plies, first_game=first, progress=False)
-            meta = json.dumps({"first_game": first})
+            meta = json_text({"first_game": first})
             sp = json.loads(_native.write_chess_selfplay(tmp, played, shard_positions, meta))
             result = {"first": first, "games": int(sp["games"]), "positions": int(sp["positions"])}
         return dict(publish_dir(tmp, part, result))
@@ -117,7 +118,7 @@ def selfplay(game: str, checkpoint: str, output: str, games: int, *, search: Opt
              max_plies: Optional[int] = None, opening_plies: int = 0, saz: bool = False,
              shard_positions: int = DEFAULT_SHARD_POSITIONS, actors: Optional[int] = None,
              cpus_per_actor: Optional[float] = None, gpus_per_actor: float = 0, device: str = "cpu",
-             games_per_task: Optional[int] = None, torch_threads: Optional[int] = None,
+             games_per_task: Optional[int] = None, torch_threads: int = 1,
              work_dir: Optional[str] = None, overwrite: bool = False,
              progress: bool = False, filesystem: Any = None, fault_range: Optional[int] = None,
              fault_marker: Optional[str] = None, stop_before_join: bool = False) -> RaySelfPlaySummary:
@@ -128,7 +129,11 @@ def selfplay(game: str, checkpoint: str, output: str, games: int, *, search: Opt
     (storage.py; ``filesystem`` a pyarrow filesystem the path is on).
     fault_range, fault_marker and stop_before_join are for tests: the actor
     given range fault_range dies once (creating fault_marker); the driver
-    stops once every part is there, as one killed before the join."""
+    stops once every part is there, as one killed before the join.
+
+    ``torch_threads``: torch's CPU threads in each actor (default 1, as everywhere a network serves the
+    search: its batches are too small to split, manaka.eval.DEFAULT_TORCH_THREADS); 0 gives the actor's
+    CPUs, the count torch takes in a Ray worker. The actor always sets it: the network's floats depend on it."""
     start = time.monotonic()
     if game not in ("chess", "shogi"):
         raise ValueError(f"game must be chess or shogi, not {game!r}")
@@ -153,6 +158,8 @@ def selfplay(game: str, checkpoint: str, output: str, games: int, *, search: Opt
     k = actors or len(nodes)
     if k < 1:
         raise ValueError(f"actors must be at least 1, not {k}")
+    if torch_threads < 0:
+        raise ValueError(f"torch_threads must be 0 or more, not {torch_threads}")
     if games_per_task is not None and games_per_task < 1:
         raise ValueError(f"games_per_task must be at least 1, not {games_per_task}")
     ckpt = os.stat(checkpoint)
@@ -187,7 +194,7 @@ def selfplay(game: str, checkpoint: str, output: str, games: int, *, search: Opt
         cpus = cpus_per_actor if cpus_per_actor is not None else min(float(n["Resources"]["CPU"]) for n in nodes)
         actor_class: Any = _SelfPlayActor  # ray.remote made it an ActorClass (its options)
         pool = [actor_class.options(num_cpus=cpus, num_gpus=gpus_per_actor, scheduling_strategy="SPREAD")
-                .remote(game, checkpoint, device, torch_threads or max(1, int(cpus)))
+                .remote(game, checkpoint, device, torch_threads if torch_threads > 0 else max(1, int(cpus)))
                 for _ in range(min(k, len(todo)))]
         _play_ranges(pool, todo, ranges, parts, options, max_plies, opening_plies, saz, shard_positions, progress,
                      fault_range, fault_marker)
@@ -210,7 +217,7 @@ def selfplay(game: str, checkpoint: str, output: str, games: int, *, search: Opt
     else:
         meta = {"search": options, "max_plies": max_plies, "opening_plies": opening_plies,
                 "games_per_task": per_task}
-        summary.selfplay_json = json.loads(_native.join_chess_selfplay(parts, staged, json.dumps(meta),
+        summary.selfplay_json = json.loads(_native.join_chess_selfplay(parts, staged, json_text(meta),
                                                                        overwrite=overwrite or not dest.local))
     if not dest.local:
         storage.publish_tree(staged, dest, overwrite=True)
@@ -270,8 +277,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--cpus-per-actor", type=float, default=None, help="default: a node's CPUs")
     p.add_argument("--gpus-per-actor", type=float, default=0)
     p.add_argument("--device", default="cpu", help="the network's torch device in each actor (cpu, cuda)")
-    p.add_argument("--torch-threads", type=int, default=None,
-                   help="torch's threads in each actor (default: its CPUs); the same games need the same count")
+    p.add_argument("--torch-threads", type=int, default=1,
+                   help="torch's threads in each actor (default 1: the search's batches are too small to split; "
+                        "0: the actor's CPUs); the same games need the same count")
     p.add_argument("--games-per-task", type=int, default=None,
                    help="games in a range an actor plays and publishes whole (default: games / (4 x actors))")
     for name, kind in SEARCH_OPTIONS.items():

@@ -19,6 +19,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 import ray
 
+from manaka._atomic import json_text
+
 
 def attempt_path(final: str) -> str:
     """A fresh name beside final for one attempt of the task that writes it
@@ -34,7 +36,7 @@ def part_dir(work: str, index: int) -> str:
 def write_json(path: str, value: Any) -> None:
     tmp = attempt_path(path)
     with open(tmp, "w") as f:
-        json.dump(value, f)
+        f.write(json_text(value))
     os.replace(tmp, path)
 
 

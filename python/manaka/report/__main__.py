@@ -12,6 +12,7 @@ import os
 import sys
 
 import manaka
+from manaka._atomic import json_text
 from manaka.report import InputError, write_report
 from manaka.report.html import skipped_text
 from manaka.report.sources import Skipped as _Skipped
@@ -58,7 +59,7 @@ def main(argv: list[str]) -> int:
         print(printable(f"manaka: report: {where}{e.strerror or e}"), file=sys.stderr)
         return 1
     if spec.get("json"):
-        print(json.dumps(summary))
+        print(json_text(summary))
     else:
         for s in summary["sections"]:
             print(printable(f"{s['kind']:8} {s['path']}: {len(s['figures'])} figures, {s['boards']} boards"))

@@ -5,9 +5,9 @@ figure drawn with a size, no image missing) and records what it found on
 
 from __future__ import annotations
 
-import json
 from html import escape
 
+from manaka._atomic import json_text
 from manaka.report.figures import Figure, render_svg
 from manaka.report.sources import Section, Skipped
 
@@ -44,10 +44,10 @@ _CHECK = """
 def _figure(section_index: int, fig: Figure) -> str:
     attrs = {"data-name": fig.name, "data-kind": fig.kind, "data-section": str(section_index)}
     if fig.counts is not None and fig.edges is not None:
-        attrs["data-edges"] = json.dumps([round(float(e), 6) for e in fig.edges])
-        attrs["data-counts"] = json.dumps([int(c) for c in fig.counts])
+        attrs["data-edges"] = json_text([round(float(e), 6) for e in fig.edges])
+        attrs["data-counts"] = json_text([int(c) for c in fig.counts])
     else:
-        attrs["data-series"] = json.dumps({s.label: len(s.x) for s in fig.series})
+        attrs["data-series"] = json_text({s.label: len(s.x) for s in fig.series})
     a = " ".join(f'{k}="{escape(v)}"' for k, v in attrs.items())
     note = f"<figcaption>{escape(fig.note)}</figcaption>" if fig.note else ""
     return f"<figure class='chart' {a}>{render_svg(fig)}{note}</figure>"

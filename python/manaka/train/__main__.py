@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
 from manaka import Error
+from manaka._atomic import json_text
 from manaka.train import data
 from manaka.train.config import ConfigError, load_config, load_refine_config
 from manaka.train.network import PolicyValueNet, count_parameters
@@ -109,7 +109,7 @@ def _recipe(args: argparse.Namespace) -> int:
         print(f"python -m manaka.train recipe: {e}", file=sys.stderr)
         return 2 if isinstance(e, ConfigError) else 1
     print(format_summary(summary), file=sys.stderr)
-    print(json.dumps(summary))
+    print(json_text(summary))
     return 0
 
 
@@ -134,7 +134,7 @@ def _refine(args: argparse.Namespace) -> int:
 
     check_outputs({"--metrics": config.metrics}, [args.config, args.resume_from], overwrite=True)
     result = refine(config, args.resume_from)
-    print(json.dumps({"run_dir": config.run_dir, "first_iteration": result.first_iteration,
+    print(json_text({"run_dir": config.run_dir, "first_iteration": result.first_iteration,
                       "last_iteration": result.last_iteration, "checkpoint": result.checkpoint,
                       "iterations_run": len(result.history)}))
     return 0
@@ -176,7 +176,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         config = config_from_dict({**config_to_dict(config), **changes})  # checked again with the changes
         if args.params:
-            print(json.dumps({"parameters": count_parameters(PolicyValueNet(config.model, config.game)),
+            print(json_text({"parameters": count_parameters(PolicyValueNet(config.model, config.game)),
                               "blocks": config.model.blocks, "channels": config.model.channels}))
             return 0
         from manaka.train.pretrain import pretrain
@@ -197,10 +197,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         o = result.data["overlap"]
         summary["train_rows"] = result.data["train"]["rows"]
         summary["validation_rows"] = result.data["validation"]["rows"]
-        summary["overlap"] = {k: o[k] for k in ("shared_rows", "valid_rows", "share")}
+        summary["overlap"] = {k: o[k] for k in ("shared_rows", "valid_rows", "share", "opening_rows",
+                                                "beyond_opening_share")}
         summary["value_sign"] = result.data["value_sign"]
         summary["conventions"] = {k: v for k, v in result.data["train"].items() if k not in ("rows", "shards", "first")}
-    print(json.dumps(summary))
+    print(json_text(summary))
     return 0
 
 

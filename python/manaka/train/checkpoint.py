@@ -27,10 +27,13 @@ from __future__ import annotations
 
 import copy
 import os
+import pickle
 from pathlib import Path
 from typing import Any, Union
 
 import torch
+
+from manaka import InvalidDataError
 
 __all__ = ["CHECKPOINT_KEYS", "save_atomic", "pretrained_checkpoint", "refine_checkpoint", "resume_path", "load"]
 
@@ -92,5 +95,33 @@ def resume_path(output: PathLike) -> Path:
 
 
 def load(path: PathLike) -> dict:
-    """A checkpoint, on the CPU (tensors and plain containers only: weights_only)."""
-    return torch.load(path, map_location="cpu", weights_only=True)
+    """A checkpoint, on the CPU (tensors and plain containers only: weights_only).
+
+    A file that is not one (another format, a truncated save, a pickle of other objects, not a dict) raises
+    ``manaka.InvalidDataError`` "<path>: not a manaka checkpoint (<why>)", never torch's own advice to load
+    it with ``weights_only=False`` (which would run whatever the file holds); OSError (a missing file) passes.
+    """
+    try:
+        raw = torch.load(path, map_location="cpu", weights_only=True)
+    except OSError:
+        raise
+    except Exception as e:  # torch raises UnpicklingError, RuntimeError, EOFError, KeyError, ... for a bad file
+        raise InvalidDataError(f"{os.fspath(path)}: not a manaka checkpoint ({_why(e)})") from None
+    if not isinstance(raw, dict):
+        raise InvalidDataError(f"{os.fspath(path)}: not a manaka checkpoint (a torch file of a "
+                               f"{type(raw).__name__}, not of a dict)")
+    return raw
+
+
+def _why(e: BaseException) -> str:
+    """A load failure in a few words, without torch's advice (its messages run to many lines)."""
+    text = str(e)
+    if isinstance(e, EOFError):
+        return "the file is empty or ends early"
+    if isinstance(e, (pickle.UnpicklingError, KeyError)):  # KeyError: torch's legacy reader's bad magic number
+        return "not a torch.save file of tensors and plain containers"
+    if isinstance(e, RuntimeError) and any(w in text for w in ("zip archive", "central directory",
+                                                               "inline_container", "PytorchStreamReader")):
+        return "not a torch.save archive, or one cut short"
+    first = (text.strip().splitlines() or [""])[0]
+    return f"{type(e).__name__}: {first[:120]}" if first else type(e).__name__

@@ -118,7 +118,10 @@ class RefineConfig:
     metrics: str = "metrics.jsonl"  # JSON lines, relative to run_dir unless absolute; "" writes none
     seed: int = 0                  # seeds torch, every iteration's self-play and shuffle
     device: str = "auto"           # "auto" (cuda, else mps, else cpu) or a torch device name
-    torch_threads: int = 0         # torch's CPU threads (torch.set_num_threads); 0 keeps torch's default
+    # torch's CPU threads (torch.set_num_threads) for self-play and training; 1 by default, as wherever a
+    # network serves the search (manaka.eval.DEFAULT_TORCH_THREADS: its batches are too small to split, and
+    # torch's own count collapses on a shared CPU); 0 keeps torch's own count
+    torch_threads: int = 1
     iterations: int = 10           # iterations run on from the resumed checkpoint's (the spec's 10)
     games_per_iteration: int = 100  # self-play games per iteration (the spec's 100)
     max_plies: int = 512           # a self-play game longer than this is a draw

@@ -30,7 +30,6 @@ deterministic (cost), so GPU runs agree only closely.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import sys
@@ -41,6 +40,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence, TextIO
 
 import torch
 
+from manaka._atomic import json_text
 from manaka._output import PathLike, check_outputs
 from manaka.train import checkpoint, data
 from manaka.train.config import PretrainConfig, ScheduleConfig, config_to_dict
@@ -346,7 +346,7 @@ def fit(
                 if metrics is not None and step % config.log_every == 0:
                     now = time.monotonic()
                     mean_loss, mean_ce, mean_mse = (window_sums / window_n).tolist()
-                    metrics.write(json.dumps({
+                    metrics.write(json_text({
                         "kind": "train", "epoch": epoch + 1, "step": step, "loss": mean_loss, "policy_ce": mean_ce,
                         "value_mse": mean_mse, "lr": optimizer.param_groups[0]["lr"],
                         "samples_per_s": window_n / max(1e-9, now - window_t)}) + "\n")
@@ -382,7 +382,7 @@ def fit(
                 "best_epoch": best_epoch, "bad_epochs": bad, "history": history, "done": done,
                 "stopped_early": stopped_early}, state_path)
             if metrics is not None:
-                metrics.write(json.dumps(line) + "\n")
+                metrics.write(json_text(line) + "\n")
                 metrics.flush()
             bar.message(f"pretrain: epoch {epoch + 1}: train loss {line['train_loss']:.4f}, val loss "
                         f"{v['loss']:.4f} (policy CE {v['policy_ce']:.4f}, value MSE {v['value_mse']:.4f}, "

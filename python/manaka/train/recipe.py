@@ -384,6 +384,8 @@ def slim_checkpoint(source: PathLike, out: PathLike, play: Optional[dict] = None
 
 
 def format_summary(s: dict) -> str:
+    from manaka.eval import elo_text
+
     lines = [f"corpus: {s['corpus']['games']:,} games, {s['corpus']['positions']:,} positions "
              f"({s['corpus']['engine']}, {s['corpus']['limit']})"]
     p = s["pretrain"]
@@ -395,7 +397,7 @@ def format_summary(s: dict) -> str:
     for elo, r in ev["by_elo"].items():
         lines.append(f"UCI_Elo {elo}: {r['games']} games +{r['wins']} ={r['draws']} -{r['losses']}  score "
                      f"{r['score']:.3f} (95%: {r['score_low']:.3f} .. {r['score_high']:.3f})  Elo difference "
-                     f"{r['elo_diff']:+.0f} (95%: {r['elo_diff_low']:+.0f} .. {r['elo_diff_high']:+.0f})")
+                     f"{elo_text(r, 0)}")
     secs = s["seconds"]
     lines.append("seconds: " + ", ".join(f"{k} {v:,.0f}" for k, v in secs.items()))
     return "\n".join(lines)

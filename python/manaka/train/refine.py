@@ -41,7 +41,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from manaka._atomic import write_json_atomically
+from manaka._atomic import json_text, write_json_atomically
 from manaka.train import checkpoint
 from manaka.train.config import ConfigError, RefineConfig, SearchConfig, config_to_dict
 from manaka.train.network import PolicyValueNet
@@ -135,7 +135,7 @@ def write_selfplay(played: dict, out_dir: PathLike, shard_positions: int, meta: 
     """
     from manaka._core import search as _search
 
-    return dict(json.loads(_search.write_chess_selfplay(str(out_dir), played, shard_positions, json.dumps(meta))))
+    return dict(json.loads(_search.write_chess_selfplay(str(out_dir), played, shard_positions, json_text(meta))))
 
 
 def visit_policy_loss(logits: torch.Tensor, value: torch.Tensor, target: torch.Tensor,
@@ -226,7 +226,7 @@ def _train_candidate(net: PolicyValueNet, optimizer: torch.optim.Optimizer, shar
             if metrics is not None and steps % config.log_every == 0:
                 now = time.monotonic()
                 mean_loss, mean_ce, mean_mse = (window_sums / window_n).tolist()
-                metrics.write(json.dumps({"kind": "train", "iteration": iteration, "step": steps, "loss": mean_loss,
+                metrics.write(json_text({"kind": "train", "iteration": iteration, "step": steps, "loss": mean_loss,
                                           "policy_ce": mean_ce, "value_mse": mean_mse,
                                           "samples_per_s": window_n / max(1e-9, now - window_t)}) + "\n")
                 metrics.flush()
@@ -343,7 +343,7 @@ def refine(config: RefineConfig, resume_from: Optional[PathLike] = None, *,
                         "results": sp["results"], "seconds": seconds,
                         "positions_per_s": sp["positions"] / max(1e-9, seconds), "search_stats": stats}
                 if metrics is not None:
-                    metrics.write(json.dumps(line) + "\n")
+                    metrics.write(json_text(line) + "\n")
                     metrics.flush()
                 r = sp["results"]
                 lines.say(f"iteration {it}: self-play {sp['games']} games, {sp['positions']:,} positions in "
@@ -364,7 +364,7 @@ def refine(config: RefineConfig, resume_from: Optional[PathLike] = None, *,
             result.history.append(line)
             result.last_iteration, result.checkpoint = it, os.fspath(out)
             if metrics is not None:
-                metrics.write(json.dumps(line) + "\n")
+                metrics.write(json_text(line) + "\n")
                 metrics.flush()
             passes = config.epochs_per_iteration
             lines.say(f"iteration {it}: trained on {t['positions'] // passes:,} positions of iteration(s) "

@@ -18,6 +18,7 @@ from typing import Optional, Union
 
 import torch
 
+from manaka import InvalidDataError
 from manaka.train import checkpoint
 from manaka.train.config import PretrainConfig, RefineConfig, config_from_dict, is_refine_config, \
     refine_config_from_dict
@@ -56,7 +57,7 @@ class Trainer:
         if candidate and "candidate_net" not in ckpt:
             missing.add("candidate_net")
         if missing:
-            raise ValueError(f"{os.fspath(path)}: not a trainer checkpoint, missing {', '.join(sorted(missing))}")
+            raise InvalidDataError(f"{os.fspath(path)}: not a manaka checkpoint (no {', '.join(sorted(missing))})")
         raw = ckpt["config"]
         config: Union[PretrainConfig, RefineConfig] = (
             refine_config_from_dict(raw) if is_refine_config(raw) else config_from_dict(raw))

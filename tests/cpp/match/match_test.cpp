@@ -117,23 +117,23 @@ TEST(MatchScore, KnownValues) {
 
   MatchScore three_quarters = score_match(75, 0, 25);
   EXPECT_NEAR(three_quarters.elo, 190.848501887865, 1e-9);
-  // var = 0.1875, se = sqrt(0.1875 / 100) = 0.0433013; s +- 1.96 se.
-  const double se = std::sqrt(0.1875 / 100);
-  EXPECT_NEAR(three_quarters.elo_low, elo_of_score(0.75 - kZ95 * se), 1e-9);
-  EXPECT_NEAR(three_quarters.elo_high, elo_of_score(0.75 + kZ95 * se), 1e-9);
-  EXPECT_NEAR(three_quarters.score_low, 0.75 - 1.959964 * 0.0433013, 1e-6);  // 0.66513
-  EXPECT_NEAR(three_quarters.score_high, 0.75 + 1.959964 * 0.0433013, 1e-6);
+  // Wilson's interval of 75 / 100: 0.6570 .. 0.8245, as published tables give it.
+  EXPECT_NEAR(three_quarters.score_low, 0.656955, 1e-6);
+  EXPECT_NEAR(three_quarters.score_high, 0.824548, 1e-6);
+  EXPECT_NEAR(three_quarters.elo_low, elo_of_score(three_quarters.score_low), 1e-9);
   EXPECT_TRUE(three_quarters.passed);
   EXPECT_DOUBLE_EQ(three_quarters.win_rate, 0.75);
 
   MatchScore all = score_match(4, 0, 0);
   EXPECT_TRUE(std::isinf(all.elo) && all.elo > 0);
-  // Every game won: no spread, the score's interval is 1 .. 1, within [0, 1].
-  EXPECT_EQ(all.score_low, 1.0);
+  // Every game won: the interval still has width (1 .. 1 would claim certainty).
+  EXPECT_NEAR(all.score_low, 0.510109, 1e-6);
   EXPECT_EQ(all.score_high, 1.0);
-  MatchScore most = score_match(9, 0, 1);  // 0.9 + 1.96 * 0.0949 passes 1: clamped
-  EXPECT_EQ(most.score_high, 1.0);
-  EXPECT_TRUE(std::isinf(most.elo_high));
+  EXPECT_TRUE(std::isinf(all.elo_high));
+  MatchScore none = score_match(0, 0, 2);  // the 0 of 2: 0 .. 0.658, not 0 .. 0
+  EXPECT_EQ(none.score_low, 0.0);
+  EXPECT_NEAR(none.score_high, 0.657620, 1e-6);
+  EXPECT_TRUE(std::isfinite(none.elo_high));
   EXPECT_TRUE(score_match(50, 0, 50).passed);  // exactly 0.50 passes
 }
 
