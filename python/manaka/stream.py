@@ -26,6 +26,7 @@ from manaka._core.stream import (
     _export,
     _import,
     _inspect_json,
+    _split,
     quantize_policy,
     selfplay_header,
     validate,
@@ -47,6 +48,7 @@ __all__ = [
     "inspect",
     "import_from",
     "export_to",
+    "split",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -115,6 +117,27 @@ def export_to(
     dict (docs/import.md, "Export")."""
     return json.loads(_export(str(format), _paths(inputs, "inputs"), _path(output, "output"), eval_coef, result_threshold,
                               bool(strict), bool(overwrite), bool(progress)))
+
+
+def split(
+    files: Union[PathLike, Sequence[PathLike]],
+    train: PathLike,
+    validation: PathLike,
+    *,
+    share: float = 0.05,
+    seed: int = 0,
+    overwrite: bool = False,
+    progress: bool = False,
+) -> dict:
+    """What ``manaka stream split`` does: the games of MPK1 streams into a
+    training stream and a validation stream, each game whole on one side
+    (a game is a run of records whose ply rises; each file starts one).
+    Exactly ``round(share * games)`` games go to validation, at least one and
+    never all, chosen by ``seed``. Pack the two into separate shard
+    directories. Returns the summary: ``train`` and ``validation`` with their
+    ``path``, ``games``, ``records`` and ``bytes``."""
+    return json.loads(_split(_paths(files), _path(train, "train"), _path(validation, "validation"), share, seed,
+                             bool(overwrite), bool(progress)))
 
 
 def inspect(path: Union[str, os.PathLike]) -> dict:

@@ -29,6 +29,7 @@
 #include "stream/inspect.h"
 #include "stream/import.h"
 #include "stream/reader.h"
+#include "stream/split.h"
 #include "teacher/score.h"
 
 namespace manaka::cli {
@@ -78,6 +79,8 @@ int run_validate(const std::vector<std::string>& files, bool quiet) {
 
 void append_json_string(std::string& out, const std::string& s) { out += json_text(nlohmann::json(s)); }
 
+// The packed bytes hold no move number: the sfen's is the record's ply + 1
+// (ply is 0-based, the starting position's SFEN has move number 1).
 void append_record_json(std::string& out, uint64_t index, const stream::Header& h, const stream::RecordView& rec) {
   out += "{\"record\":";
   out += std::to_string(index);
@@ -87,7 +90,8 @@ void append_record_json(std::string& out, uint64_t index, const stream::Header& 
   if (h.packed_len == shogi::PACKED_LEN) {
     auto pos = shogi::unpack(rec.packed);
     if (pos.ok()) {
-      append_json_string(out, pos->sfen());
+      const std::string sfen = pos->sfen();
+      append_json_string(out, sfen.substr(0, sfen.rfind(' ') + 1) + std::to_string(rec.ply + 1));
     } else {
       out += "null,\"packed_error\":";
       append_json_string(out, pos.status().message());
@@ -213,10 +217,47 @@ void add_export(CLI::App& parent) {
   });
 }
 
+void add_split(CLI::App& parent) {
+  auto* sub = parent.add_subcommand(
+      "split", "MPK1 streams -> a training and a validation stream, whole games to one side (then pack each)");
+  struct Args {
+    stream::SplitOptions o;
+    bool json = false, quiet = false;
+  };
+  auto a = std::make_shared<Args>();
+  sub->add_option("FILE", a->o.inputs, "MPK1 streams (files: each is read twice)")->required();
+  sub->add_option("--train", a->o.train, "MPK1 stream to write the training games to")->required();
+  sub->add_option("--validation", a->o.validation, "MPK1 stream to write the validation games to")->required();
+  sub->add_option("--share", a->o.share, "share of the games that go to validation (at least one game each side)")
+      ->capture_default_str()
+      ->transform(checks::number(0.0, 1.0, true, "a share", true));
+  sub->add_option("--seed", a->o.seed, "seed of the choice of validation games")
+      ->capture_default_str()
+      ->transform(checks::seed());
+  sub->add_flag("--overwrite", a->o.overwrite, "replace existing outputs, once the new ones are complete (an input never)");
+  sub->add_flag("--json", a->json, "print the summary as one JSON object");
+  sub->add_flag("-q,--quiet", a->quiet, "no progress line");
+  sub->footer(
+      "A game is a run of records whose ply rises: a record whose ply is not above the one before starts a new game, "
+      "and so does each file. Exactly round(share x games) games go to validation, chosen by the seed.\n"
+      "Example: manaka stream split games.mpk --train train.mpk --validation val.mpk --share 0.05\n"
+      "         manaka pack train.mpk -o shards/train/sp && manaka pack val.mpk -o shards/val/sp");
+  sub->callback([a] {
+    a->o.progress = !a->quiet && !a->json;
+    auto summary = stream::split_stream(a->o);
+    exit_on_error(summary.status());
+    if (a->json) {
+      std::printf("%s\n", stream::split_summary_json(*summary).c_str());
+    } else {
+      std::fputs(stream::format_split_summary(*summary).c_str(), stdout);
+    }
+  });
+}
+
 }  // namespace
 
 void add_stream_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("stream", "MPK1 raw streams: validate, inspect, dump, import, export");
+  auto* cmd = app.add_subcommand("stream", "MPK1 raw streams: validate, inspect, dump, import, export, split");
   cmd->require_subcommand(1);
 
   {
@@ -264,6 +305,7 @@ void add_stream_command(CLI::App& app) {
   }
   add_import(*cmd);
   add_export(*cmd);
+  add_split(*cmd);
 }
 
 }  // namespace manaka::cli

@@ -22,6 +22,15 @@ bool is_read_once(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
+Status check_rereadable(const std::string& path, std::string_view command) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return Status();
+  const char* kind = S_ISFIFO(st.st_mode) ? "a pipe or FIFO" : S_ISDIR(st.st_mode) ? "a directory" : "not a regular file";
+  return Status::usage(path + ": is " + kind + ", and " + std::string(command) +
+                       " reads each input more than once; write it to a file first (manaka stream validate reads a "
+                       "pipe once)");
+}
+
 Result<InputFile> InputFile::open(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return io_error(path, "cannot open for reading", errno);

@@ -26,6 +26,12 @@ namespace manaka {
 // one of several (parquet seeks) is told by it.
 bool is_read_once(const std::string& path);
 
+// For a command that reads each input more than once (pack, stream split):
+// a pipe or FIFO would give its bytes to the first read only, or block the
+// second open forever, so anything but a regular file is refused, naming the
+// command. A path that does not exist passes (opening it reports why).
+Status check_rereadable(const std::string& path, std::string_view command);
+
 class InputFile {
  public:
   static Result<InputFile> open(const std::string& path);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,9 @@ std::string printable(std::string_view s);
 // "756.0865"): for footers, headers and messages that quote a number.
 std::string number_text(double v);
 std::string number_text(float v);
+
+// A uint64_t for printf's %llu (uint64_t is unsigned long on Linux).
+inline unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
 
 // printf into the end of out (a summary built line by line).
 void append_format(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,29 +1,11 @@
 #include "fold/input.h"
 
-#include <sys/stat.h>
-
+#include "core/file.h"
 #include "core/output.h"
 #include "fold/board_hash.h"
 #include "fold/compat.h"
 
 namespace manaka::fold {
-
-namespace {
-
-// pack reads every input more than once (its header first, then once per
-// fold thread, or again for each bucket pass): a pipe or FIFO would give its
-// bytes to the first read only, or block the second open forever.
-Status check_rereadable(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return Status();  // opening it reports why
-  if (S_ISREG(st.st_mode)) return Status();
-  const char* kind = S_ISFIFO(st.st_mode) ? "a pipe or FIFO" : S_ISDIR(st.st_mode) ? "a directory" : "not a regular file";
-  return Status::usage(path + ": is " + kind +
-                       ", and pack reads each input more than once; write it to a file first (manaka stream "
-                       "validate reads a pipe once)");
-}
-
-}  // namespace
 
 Result<Inputs> open_inputs(const std::vector<std::string>& paths) {
   if (paths.empty()) return Status::usage("no input streams");
@@ -32,7 +14,7 @@ Result<Inputs> open_inputs(const std::vector<std::string>& paths) {
   Inputs in;
   in.paths = paths;
   for (size_t i = 0; i < paths.size(); ++i) {
-    MANAKA_RETURN_NOT_OK(check_rereadable(paths[i]));
+    MANAKA_RETURN_NOT_OK(check_rereadable(paths[i], "pack"));
     MANAKA_ASSIGN_OR_RETURN(auto reader, stream::Reader::open(paths[i]));
     const stream::Header& h = reader.header();
     if (i == 0) {

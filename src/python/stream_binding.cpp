@@ -27,6 +27,7 @@
 #include "stream/inspect.h"
 #include "stream/quantize.h"
 #include "stream/reader.h"
+#include "stream/split.h"
 #include "stream/selfplay_writer.h"
 #include "stream/validate.h"
 #include "stream/writer.h"
@@ -338,6 +339,19 @@ void bind_stream(nb::module_ m) {
       }, "to"_a, "inputs"_a, "output"_a, "eval_coef"_a.none() = nb::none(),
       "result_threshold"_a.none() = stream::kDefaultResultThreshold, "strict"_a = false, "overwrite"_a = false,
       "progress"_a = false, "MPK1 streams and shard sets -> psv / hcpe; the summary as JSON text.");
+  m.def("_split", [](const std::vector<std::string>& inputs, const std::string& train, const std::string& validation,
+                     nb::handle share, nb::handle seed, bool overwrite, bool progress) {
+        stream::SplitOptions o;
+        o.inputs = inputs;
+        o.train = train;
+        o.validation = validation;
+        o.share = real_arg(share, "share");  // split_stream checks 0 < share < 1
+        o.seed = seed_arg(seed);
+        o.overwrite = overwrite;
+        o.progress = progress;
+        return stream::split_summary_json(unwrap(without_gil([&] { return stream::split_stream(o); })));
+      }, "inputs"_a, "train"_a, "validation"_a, "share"_a.none(), "seed"_a.none(), "overwrite"_a = false,
+      "progress"_a = false, "MPK1 streams -> a training and a validation stream by whole games; the summary as JSON.");
 }
 
 }  // namespace manaka::python

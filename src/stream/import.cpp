@@ -169,7 +169,6 @@ void convert_chunk(SourceFormat from, Chunk& c, const ScoreTable& scores, std::s
 }
 
 
-unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
 
 }  // namespace
 

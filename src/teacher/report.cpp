@@ -12,9 +12,6 @@ namespace manaka::teacher {
 
 namespace {
 
-
-unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
-
 double per(double a, double b) { return b > 0 ? a / b : 0.0; }
 
 }  // namespace
