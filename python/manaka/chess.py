@@ -5,14 +5,17 @@ The names follow python-chess 1.11 where they overlap: ``Board(fen)``,
 ``push_uci``, ``pop()``, ``peek()``, ``move_stack``, ``parse_uci``,
 ``is_check()``, ``halfmove_clock``, ``fullmove_number``, ``ep_square``,
 ``piece_at(square)``, ``copy()``. Squares are numbered as python-chess does
-(a1 = 0 .. h8 = 63) and piece types too (``PAWN`` 1 .. ``KING`` 6). A move is
+(a1 = 0 .. h8 = 63) and piece types too (``PAWN`` 1 .. ``KING`` 6). A piece
+is a ``Piece`` as python-chess's (``piece_type``, ``color``, ``symbol()``
+'P' / 'p', ``unicode_symbol()``, ``Piece(piece_type, color)``,
+``Piece.from_symbol('n')``, hashable, equal by type and colour). A move is
 a ``Move`` as python-chess's (``from_square``, ``to_square``, ``promotion``,
 ``Move.from_uci('e2e4')``, ``str(move)`` its UCI); docs/python.md sets the
 surface beside ``manaka.shogi``'s. The differences:
 
 - ``legal_moves`` is a ``LegalMoves`` snapshot taken when read (iterable,
-  ``len``, ``in``, ``count()``, indexable), in generation order;
-- ``piece_at`` returns ``(color, piece_type)`` or None;
+  ``len``, ``in``, ``count()``, indexable, a slice a list), in generation
+  order;
 - ``castling_mask`` is the rights as bits K = 1, Q = 2, k = 4, q = 8;
 - ``material(color)`` and ``non_pawn_material()`` count pawn units
   (P 1, N 3, B 3, R 5, Q 9), ``piece_count()`` the occupied squares;
@@ -69,7 +72,9 @@ without the GIL and returns an int32 numpy array.
 
 Deprecated, gone in 0.2: UCI text where a ``Move`` is taken
 (``is_legal(text)``, ``san(text)``, ``move_index(board, text)``, ``text in
-board.legal_moves``) and comparing a ``Move`` with text; each warns
+board.legal_moves``), comparing a ``Move`` with text, and a ``Piece`` taken
+as the ``(color, piece_type)`` tuple ``piece_at`` returned (unpacked,
+indexed or compared with a tuple); each warns
 ``DeprecationWarning`` and still works.
 """
 
@@ -91,6 +96,7 @@ from manaka._core.chess import (
     Move,
     Outcome,
     PgnReader,
+    Piece,
     Termination,
     decode_planes,
     encode_game,
@@ -114,6 +120,7 @@ __all__ = [
     "QUEEN",
     "KING",
     "Board",
+    "Piece",
     "Move",
     "LegalMoves",
     "Outcome",

@@ -33,7 +33,7 @@ import numpy as np
 
 from manaka import Error, InvalidDataError, UsageError
 from manaka import chess
-from manaka._atomic import write_json_atomically
+from manaka._atomic import json_text, write_json_atomically
 from manaka._output import check_outputs
 
 __all__ = ["load_network", "load_policy", "load_evaluator", "policy_player", "search_player", "format_summary",
@@ -127,18 +127,44 @@ def load_evaluator(checkpoint: str, device: str = "cpu") -> EvaluateFn:
     return search.torch_evaluator(net, device)
 
 
-def play_settings(checkpoint: str) -> Dict[str, Any]:
-    """The search settings a checkpoint carries for play (``config["play"]``, ``manaka.train``'s
-    ``PlayConfig``: ``simulations``, ``batch_size``, ``c_puct``), or ``{}`` when it carries none."""
+def _checkpoint_config(checkpoint: str) -> Dict[str, Any]:
+    """The ``config`` dict a checkpoint carries, or ``{}`` (none, or unreadable: load_network, which
+    loads it next, names the problem)."""
+    if not os.path.isfile(checkpoint):
+        return {}
     try:
         import torch
 
         raw = torch.load(checkpoint, map_location="cpu", weights_only=True)
-    except Exception:  # unreadable: load_network, which loads it next, names the problem
+    except Exception:
         return {}
     config = raw.get("config") if isinstance(raw, dict) else None
-    play = config.get("play") if isinstance(config, dict) else None
+    return config if isinstance(config, dict) else {}
+
+
+def play_settings(checkpoint: str) -> Dict[str, Any]:
+    """The search settings a checkpoint carries for play (``config["play"]``, ``manaka.train``'s
+    ``PlayConfig``: ``simulations``, ``batch_size``, ``c_puct``), or ``{}`` when it carries none."""
+    play = _checkpoint_config(checkpoint).get("play")
     return dict(play) if isinstance(play, dict) else {}
+
+
+def checkpoint_game(checkpoint: str) -> str:
+    """The game a checkpoint's network plays (its ``config["game"]``; chess when it names none)."""
+    game = _checkpoint_config(checkpoint).get("game", "chess")
+    return game if game in ("chess", "shogi") else "chess"
+
+
+def _report(args: argparse.Namespace, payload: Dict[str, Any], text: str) -> None:
+    """The match's end: ``--json -`` prints the JSON on stdout (the text goes to stderr), ``--json FILE``
+    writes it there; the text summary is printed either way."""
+    if args.json == "-":
+        print(text, file=sys.stderr)
+        print(json_text(payload))
+        return
+    if args.json:
+        write_json_atomically(args.json, payload)
+    print(text)
 
 
 def _play_options(simulations: int, seed: int, batch_size: int, threads: int, c_puct: Optional[float]) -> Any:
@@ -306,6 +332,10 @@ def _shogi_summary(s: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _json_file(args: argparse.Namespace) -> Optional[str]:
+    return None if args.json == "-" else args.json
+
+
 def _shogi_main(args: argparse.Namespace) -> int:
     """``--game shogi``: the match against fairy-stockfish (match/shogi_match.h), CSA records."""
     from manaka._core import match
@@ -313,7 +343,7 @@ def _shogi_main(args: argparse.Namespace) -> int:
     engine = args.engine or "/usr/games/fairy-stockfish"
     if args.pgn:
         raise UsageError("--pgn is for chess; a shogi match writes CSA records with --csa DIR")
-    check_outputs({"--csa": args.csa, "--json": args.json}, [args.checkpoint, engine], args.overwrite)
+    check_outputs({"--csa": args.csa, "--json": _json_file(args)}, [args.checkpoint, engine], args.overwrite)
     play = play_settings(args.checkpoint) if os.path.isfile(args.checkpoint) else {}
     simulations = args.simulations if args.simulations is not None else int(play.get("simulations", 0))
     batch = args.search_batch if args.search_batch is not None else int(play.get("batch_size", 16))
@@ -346,19 +376,19 @@ def _shogi_main(args: argparse.Namespace) -> int:
         seed=args.seed, opening_plies=args.opening_plies, max_plies=args.max_plies, csa=args.csa,
         overwrite=args.overwrite, progress=progress,
         player_name=f"manaka {os.path.basename(args.checkpoint)}" + (f" search {simulations}" if simulations else ""))
-    if args.json:
-        write_json_atomically(args.json, {**summary, "checkpoint": args.checkpoint, "simulations": simulations,
-                                           "search_batch": batch, "c_puct": c_puct})
-    print(_shogi_summary(summary))
+    _report(args, {**summary, "checkpoint": args.checkpoint, "simulations": simulations, "search_batch": batch,
+                   "c_puct": c_puct}, _shogi_summary(summary))
     return 0
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m manaka.eval",
                                 description="A network's games against Stockfish (chess) or fairy-stockfish (shogi).")
-    p.add_argument("--game", choices=["chess", "shogi"], required=True)
+    p.add_argument("--game", choices=["chess", "shogi"], default=None,
+                   help="the game (default: the one the checkpoint's network plays)")
     p.add_argument("--checkpoint", required=True, help="the network's checkpoint (manaka.train)")
-    p.add_argument("--num-games", type=int, default=100)
+    p.add_argument("--num-games", "--games", dest="num_games", type=int, default=100,
+                   help="games to play, in pairs with colours swapped (--games is the same)")
     p.add_argument("--elo", type=int, default=None,
                    help=f"UCI_Elo (chess: {chess.MIN_ELO}..{chess.MAX_ELO}, default 1500; shogi: the engine's range, "
                         "default full strength)")
@@ -376,7 +406,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--search-threads", type=int, default=1, help="search threads")
     p.add_argument("--pgn", help="write every game here (complete when the match is)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing --pgn or --json")
-    p.add_argument("--json", help="write the summary and the match's settings here as JSON (complete when the match is)")
+    p.add_argument("--json", nargs="?", const="-", metavar="FILE",
+                   help="the summary and the match's settings as JSON: alone, on stdout (the text summary goes to "
+                        "stderr); with FILE, written there (complete when the match is)")
     p.add_argument("--engine", default=None,
                    help="the engine (default: /usr/games/stockfish for chess, /usr/games/fairy-stockfish for shogi)")
     p.add_argument("--seed", type=int, default=0, help="the openings' seed")
@@ -401,6 +433,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.torch_threads < 0:
             raise UsageError(f"--torch-threads: {args.torch_threads} is out of range; give 0 or more")
         set_torch_threads(args.torch_threads)
+        if args.game is None:
+            args.game = checkpoint_game(args.checkpoint)
         if args.game == "shogi":
             return _shogi_main(args)
         if args.csa:
@@ -411,7 +445,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if not chess.MIN_ELO <= args.elo <= chess.MAX_ELO:
             raise UsageError(f"--elo: {args.elo} is out of range {chess.MIN_ELO}..{chess.MAX_ELO}")
         # The checkpoint and the engine are read; --overwrite never replaces them.
-        check_outputs({"--pgn": args.pgn, "--json": args.json}, [args.checkpoint, args.engine], args.overwrite)
+        check_outputs({"--pgn": args.pgn, "--json": _json_file(args)}, [args.checkpoint, args.engine], args.overwrite)
         if args.simulations is None or args.search_batch is None or args.c_puct is None:
             play = play_settings(args.checkpoint) if os.path.isfile(args.checkpoint) else {}
             if args.simulations is None:
@@ -447,11 +481,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except Error as e:
         print(f"manaka eval: {e}", file=sys.stderr)
         return 2 if isinstance(e, UsageError) else 1
-    if args.json:
-        write_json_atomically(args.json, {**summary, "checkpoint": args.checkpoint, "simulations": args.simulations,
-                                           "search_batch": args.search_batch, "c_puct": args.c_puct,
-                                           "seed": args.seed, "opening_plies": args.opening_plies})
-    print(format_summary(summary))
+    _report(args, {**summary, "checkpoint": args.checkpoint, "simulations": args.simulations,
+                   "search_batch": args.search_batch, "c_puct": args.c_puct, "seed": args.seed,
+                   "opening_plies": args.opening_plies}, format_summary(summary))
     return 0
 
 

@@ -24,6 +24,7 @@
 #include "chess_corpus/game.h"
 #include "chess_corpus/manifest.h"
 #include "chess_corpus/pgn_text.h"
+#include "core/threads.h"
 
 namespace manaka::chess_corpus {
 
@@ -298,7 +299,7 @@ Result<CorpusSummary> generate(const CorpusOptions& options) {
   MANAKA_RETURN_NOT_OK(check_options(options));
   CorpusOptions o = options;
   if (o.limit.depth == 0 && o.limit.nodes == 0 && o.limit.movetime_ms == 0) o.limit.movetime_ms = kDefaultMovetimeMs;
-  if (o.workers == 0) o.workers = int(std::max(1u, std::thread::hardware_concurrency()));
+  o.workers = threads_or_hardware(o.workers);
 
   MANAKA_RETURN_NOT_OK(check_dir_not_input(o.output_dir, {o.engine}));
   std::error_code ec;

@@ -38,6 +38,15 @@ int main(int argc, char** argv) {
   manaka::cli::add_chess_command(app);
   manaka::cli::add_vpd_command(app);
   manaka::cli::add_report_command(app);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {  // a command that ran and failed: its own code (1, 141)
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // --help is 0; a command line that does not parse is 2, as Python's
+    // argparse exits (CLI11's own codes, 105 and on, say nothing to a shell).
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
   return 0;
 }

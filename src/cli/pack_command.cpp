@@ -24,7 +24,8 @@ void add_pack_command(CLI::App& app) {
   cmd->add_option("streams", args->streams, "MPK1 streams, folded together in this order")
       ->required();
   cmd->add_option("-o,--output", args->options.prefix,
-                  "shard prefix: writes PREFIX-00000.parquet, PREFIX-00001.parquet, ...")
+                  "shard prefix: writes PREFIX-00000.parquet, PREFIX-00001.parquet, ...; a directory (DIR/) gets "
+                  "DIR/shard-00000.parquet, ...")
       ->required();
   cmd->add_flag("--overwrite", args->options.overwrite,
                "replace an existing shard set of this prefix, once the new one is complete");
@@ -45,9 +46,10 @@ void add_pack_command(CLI::App& app) {
                   "where --buckets puts its temporary spools (default: next to the output)");
   cmd->add_option("--threads", args->options.threads,
                   "threads for the fold (in memory, or --buckets' first two passes) and the shards' encoding, one shard "
-                  "each, or a shard's columns on two once fewer shards than threads are left (default: the core count); "
+                  "each, or a shard's columns on two once fewer shards than threads are left (0: one per hardware thread); "
                   "the output is the same for any number")
-      ->transform(checks::unsigned_integer(1, 1024));
+      ->capture_default_str()
+      ->transform(checks::unsigned_integer(0, 1024));
   cmd->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
   cmd->callback([args] {
     args->options.progress = !args->quiet;
@@ -56,7 +58,7 @@ void add_pack_command(CLI::App& app) {
     if (args->quiet) return;
     if (summary->recovered_shards)
       std::printf("pack: first put in place %llu shards of %s that a killed run had written whole\n",
-                  static_cast<unsigned long long>(summary->recovered_shards), args->options.prefix.c_str());
+                  static_cast<unsigned long long>(summary->recovered_shards), fold::shard_prefix(args->options.prefix).c_str());
     std::printf("pack: %s\n", fold::format_summary(*summary).c_str());
     for (const auto& path : summary->removed_stale) {
       std::printf("pack: removed %s, left by an earlier run\n",

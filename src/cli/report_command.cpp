@@ -68,7 +68,7 @@ void add_report_command(CLI::App& app) {
                   "teacher corpora, training metrics (JSON lines)")
       ->required();
   cmd->add_option("-o,--output", a->output, "the HTML file to write")->required();
-  cmd->add_option("--valid", a->valid, "a validation shard set: its own section, and every shard set checked against it");
+  cmd->add_option("--validation,--valid", a->valid, "a validation shard set: its own section, and every shard set checked against it");
   cmd->add_option("--eval-coef", a->eval_coef, "the coefficient the data was converted with, drawn beside the fitted one")
       ->transform(checks::number(1.0, 100000.0, false, "a number of centipawns"));
   cmd->add_option("--max-rows", a->max_rows, "rows drawn from each input at most")

@@ -87,16 +87,27 @@ void add_pack(CLI::App* parent) {
   });
 }
 
+// The packed bytes hold no move number, so it comes from --ply (MPK1's
+// 0-based ply: the SFEN's move number is ply + 1).
 void add_unpack(CLI::App* parent) {
   auto* cmd = parent->add_subcommand("unpack", "print the SFEN of 96 packed bytes given as hex");
-  auto hex = std::make_shared<std::string>();
-  cmd->add_option("hex", *hex, "192 hex digits")->required();
-  cmd->callback([hex] {
-    auto bytes = from_hex(*hex);
+  struct Options {
+    std::string hex;
+    int ply = 0;
+  };
+  auto opt = std::make_shared<Options>();
+  cmd->add_option("hex", opt->hex, "192 hex digits")->required();
+  cmd->add_option("--ply", opt->ply, "the position's 0-based ply, as an MPK1 record's; the SFEN's move number is ply + 1")
+      ->capture_default_str()
+      ->transform(checks::integer(0, 65535));
+  cmd->footer("The packed bytes hold no move number: without --ply the SFEN says move 1.");
+  cmd->callback([opt] {
+    auto bytes = from_hex(opt->hex);
     exit_on_error(bytes.status());
     auto pos = shogi::unpack(*bytes);
     exit_on_error(pos.status());
-    std::printf("%s\n", pos->sfen().c_str());
+    const std::string sfen = pos->sfen();
+    std::printf("%s%d\n", sfen.substr(0, sfen.rfind(' ') + 1).c_str(), opt->ply + 1);
   });
 }
 

@@ -2,7 +2,7 @@
 // their conversion to MPK1 (teacher/generate.h, teacher/convert.h).
 //
 //   manaka teacher generate --engine PATH --games N --multipv 5 (--depth D | --nodes N)
-//       --workers W -o corpus.parquet [--seed S] [--first-game I] [--opening-plies K] [--max-plies M]
+//       [--workers W] -o corpus.parquet [--seed S] [--first-game I] [--opening-plies K] [--max-plies M]
 //       [--mate-scale 32000] [--engine-option NAME=VALUE ...] [--engine-timeout SECONDS]
 //       [--flush-rows 4096] [--flush-seconds 10]
 //   manaka teacher convert CORPUS... -o OUT.mpk --eval-coef C --mate-scale S
@@ -58,9 +58,9 @@ void add_generate(CLI::App& parent) {
   auto* nodes = cmd->add_option("--nodes", a->o.limit.nodes, "search nodes per position")
                     ->transform(checks::unsigned_integer(1));
   depth->excludes(nodes);
-  cmd->add_option("--workers", a->o.workers, "worker threads, one engine process each")
+  cmd->add_option("--workers", a->o.workers, "games played at once, one engine process each (0: one per core)")
       ->capture_default_str()
-      ->transform(checks::integer(1, teacher::kMaxWorkers));
+      ->transform(checks::integer(0, teacher::kMaxWorkers));
   cmd->add_option("-o,--output", a->o.output, "corpus parquet file")->required();
   cmd->add_flag("--overwrite", a->o.overwrite, "replace an existing output, once the new one is complete (an input never)");
   cmd->add_option("--seed", a->o.seed, "seed of the random openings and move choices")

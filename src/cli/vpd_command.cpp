@@ -5,7 +5,8 @@
 // whatever their number), and prints a summary on stdout (--json: one JSON
 // object); refused games are skipped and counted, not fatal; no position at
 // all is an error and no file. sample prints
-// FENs drawn through the indexed random_key, one a line. to-parquet writes
+// FENs drawn through the indexed random_key, one a line, each with the
+// fullmove number of its row's ply (the stored FEN has 1). to-parquet writes
 // the parquet derivative: a Hive-partitioned directory and its manifest.
 // report prints the variance report (--json: its JSON); --write stores it
 // in the file's metadata (variance_report, high_variance); --threshold and
@@ -39,7 +40,7 @@ struct ThresholdArgs {
   std::string file;
 
   void add_to(CLI::App* cmd) {
-    cmd->add_option("--thresholds", file, "variance thresholds from a JSON object {\"min_phase_share\": 0.2, ...}");
+    cmd->add_option("--thresholds", file, "a JSON file of variance thresholds, one object {\"min_phase_share\": 0.2, ...} (16 MiB at most)");
     cmd->add_option("--threshold", assignments, "one variance threshold, NAME=VALUE (repeatable; after --thresholds)");
   }
   vpd::VarianceThresholds thresholds() const {
@@ -66,10 +67,11 @@ void add_build(CLI::App& parent) {
       ->capture_default_str()
       ->transform(checks::unsigned_integer(1, vpd::MAX_TARGET));
   cmd->add_option("--seed", a->o.seed, "sampling seed")->capture_default_str()->transform(checks::seed());
-  a->o.threads = vpd::default_threads();
-  cmd->add_option("--threads", a->o.threads, "threads reading the inputs; the file is the same whatever their number")
+  a->o.threads = 0;
+  cmd->add_option("--threads", a->o.threads,
+                  "threads reading the inputs (0: one per hardware thread); the file is the same whatever their number")
       ->capture_default_str()
-      ->transform(checks::unsigned_integer(1, 1024));
+      ->transform(checks::unsigned_integer(0, 1024));
   a->thresholds.add_to(cmd);
   cmd->add_flag("--json", a->json, "print the summary as one JSON object");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress line");
@@ -97,6 +99,7 @@ void add_sample(CLI::App& parent) {
   cmd->add_option("-n,--count", a->count, "FENs to print")
       ->capture_default_str()
       ->transform(checks::unsigned_integer(1));
+  cmd->footer("Each FEN's fullmove number is its row's ply / 2 + 1; the stored fen column has 1.");
   cmd->callback([a, seed] {
     auto file = vpd::VpdFile::open(a->file);
     exit_on_error(file.status());
@@ -183,7 +186,9 @@ void add_label(CLI::App& parent) {
   cmd->add_option("--multipv", a->o.multipv, "lines a position")
       ->capture_default_str()
       ->transform(checks::integer(1, 64));
-  cmd->add_option("--workers", a->o.workers, "engines at once")->capture_default_str()->transform(checks::integer(1, 256));
+  cmd->add_option("--workers", a->o.workers, "engines at once (0: one per core)")
+      ->capture_default_str()
+      ->transform(checks::integer(0, 256));
   cmd->add_option("--max", a->o.max_positions, "label at most this many positions this run (lowest ids first)")
       ->transform(checks::unsigned_integer(1));
   cmd->add_option("--sample", a->o.sample,

@@ -82,14 +82,6 @@ void signal_thread(sigset_t set) {
   ::_exit(128 + sig);  // not reached: the default action ends the process
 }
 
-// An output's missing parent directories, made as pack always made its
-// prefix's: a failure here shows when the temporary is created, naming it.
-void make_parent_directories(const std::string& final_path) {
-  const fs::path parent = fs::path(final_path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) fs::create_directories(parent, ec);
-}
-
 }  // namespace
 
 std::string temporary_path(const std::string& final_path) {
@@ -176,8 +168,10 @@ void TemporaryRegistration::release() {
 // ---- PendingFile ----
 
 PendingFile::PendingFile(std::string final_path)
-    : final_(std::move(final_path)), temp_(temporary_path(final_)), registration_(temp_) {
-  make_parent_directories(final_);
+    : final_(std::move(final_path)),
+      temp_(temporary_path(final_)),
+      registration_(temp_),
+      parents_(fs::path(final_).parent_path().string()) {
   remove_stale_temporaries(final_);
 }
 
@@ -190,12 +184,14 @@ Status PendingFile::commit() {
   }
   done_ = true;
   registration_.release();
+  parents_.keep();
   return Status();
 }
 
 void PendingFile::keep() {
   done_ = true;
   registration_.release();
+  parents_.keep();
 }
 
 void PendingFile::discard() {
@@ -203,6 +199,37 @@ void PendingFile::discard() {
   done_ = true;
   ::unlink(temp_.c_str());
   registration_.release();
+  parents_.undo();
+}
+
+// ---- MadeDirectories ----
+
+MadeDirectories::MadeDirectories(const std::string& dir) {
+  std::error_code ec;
+  std::vector<std::string> missing;
+  for (fs::path p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    missing.push_back(p.string());
+    if (p == p.parent_path()) break;
+  }
+  fs::create_directories(dir, ec);
+  if (ec) return;
+  made_.assign(missing.rbegin(), missing.rend());
+}
+
+MadeDirectories& MadeDirectories::operator=(MadeDirectories&& other) noexcept {
+  if (this != &other) {
+    undo();
+    made_ = std::move(other.made_);
+    other.made_.clear();
+  }
+  return *this;
+}
+
+void MadeDirectories::undo() {
+  // rmdir refuses a directory that is not empty: what another writer put
+  // there, or the output a concurrent run completed, stays.
+  for (auto it = made_.rbegin(); it != made_.rend(); ++it) ::rmdir(it->c_str());
+  made_.clear();
 }
 
 // ---- TempDir ----
@@ -211,9 +238,9 @@ Result<TempDir> TempDir::for_output(const std::string& output) {
   // "games/" names the directory games: its temporary is games.tmp-PID, not games/.tmp-PID.
   std::string final_path = output;
   while (final_path.size() > 1 && final_path.back() == '/') final_path.pop_back();
-  make_parent_directories(final_path);
-  remove_stale_temporaries(final_path);
   TempDir dir;
+  dir.parents_ = MadeDirectories(fs::path(final_path).parent_path().string());
+  remove_stale_temporaries(final_path);
   dir.path_ = temporary_path(final_path);
   dir.final_ = final_path;
   remove_path(dir.path_);  // a leftover of a process with our pid
@@ -249,7 +276,8 @@ Result<TempDir> TempDir::scratch(const std::string& parent_dir, const std::strin
 TempDir::TempDir(TempDir&& other) noexcept
     : path_(std::exchange(other.path_, {})),
       final_(std::exchange(other.final_, {})),
-      registration_(std::move(other.registration_)) {}
+      registration_(std::move(other.registration_)),
+      parents_(std::move(other.parents_)) {}
 
 TempDir& TempDir::operator=(TempDir&& other) noexcept {
   if (this != &other) {
@@ -257,6 +285,7 @@ TempDir& TempDir::operator=(TempDir&& other) noexcept {
     path_ = std::exchange(other.path_, {});
     final_ = std::exchange(other.final_, {});
     registration_ = std::move(other.registration_);
+    parents_ = std::move(other.parents_);
   }
   return *this;
 }
@@ -292,6 +321,7 @@ Status TempDir::commit(bool replace) {
   }
   path_.clear();
   registration_.release();
+  parents_.keep();
   return Status();
 }
 
@@ -300,6 +330,7 @@ void TempDir::remove() {
   remove_path(path_);
   path_.clear();
   registration_.release();
+  parents_.undo();
 }
 
 }  // namespace manaka

@@ -76,6 +76,28 @@ class TemporaryRegistration {
   uint64_t id_ = 0;
 };
 
+// The missing directories above an output, made for it, and removed again
+// (those still empty, deepest first) when it is not completed: a failed run
+// leaves no empty directory behind. keep() once the output is in place.
+class MadeDirectories {
+ public:
+  MadeDirectories() = default;
+  // Makes dir and its missing parents; a failure shows when the output is
+  // created there, naming it.
+  explicit MadeDirectories(const std::string& dir);
+  MadeDirectories(MadeDirectories&& other) noexcept : made_(std::move(other.made_)) { other.made_.clear(); }
+  MadeDirectories& operator=(MadeDirectories&& other) noexcept;
+  MadeDirectories(const MadeDirectories&) = delete;
+  MadeDirectories& operator=(const MadeDirectories&) = delete;
+  ~MadeDirectories() { undo(); }
+
+  void keep() { made_.clear(); }
+  void undo();
+
+ private:
+  std::vector<std::string> made_;  // outermost first
+};
+
 // A temporary for a writer that opens files by name itself (the MPK1 writer,
 // Arrow's file sink, SQLite): write to path(), then commit() renames it onto
 // the final name; destroyed uncommitted, it removes the temporary. Creating
@@ -101,6 +123,7 @@ class PendingFile {
  private:
   std::string final_, temp_;
   TemporaryRegistration registration_;
+  MadeDirectories parents_;
   bool done_ = false;
 };
 
@@ -133,6 +156,7 @@ class TempDir {
  private:
   std::string path_, final_;
   TemporaryRegistration registration_;
+  MadeDirectories parents_;
 };
 
 }  // namespace manaka

@@ -15,6 +15,8 @@
 #include "core/output.h"
 #include "core/progress.h"
 #include "core/splitmix64.h"
+#include "core/temporary.h"
+#include "core/threads.h"
 #include "fold/converters.h"
 #include "fold/footer.h"
 #include "shard/set_publish.h"
@@ -38,13 +40,15 @@ Status check_options(const PackOptions& o) {
   return Status();
 }
 
-Status create_parent(const std::string& prefix) {
+// The prefix's missing directories, made for this run and removed again when
+// it fails (core/temporary.h).
+Result<MadeDirectories> create_parent(const std::string& prefix) {
   const std::filesystem::path dir = std::filesystem::path(prefix).parent_path();
-  if (dir.empty()) return Status();
+  if (dir.empty()) return MadeDirectories();
+  MadeDirectories made(dir.string());
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Status::io(dir.string() + ": cannot create the directory: " + ec.message());
-  return Status();
+  if (!std::filesystem::is_directory(dir, ec)) return Status::io(dir.string() + ": cannot create the directory");
+  return made;
 }
 
 // The output policy (core/output.h) for a set: no shard of the prefix may be
@@ -89,7 +93,7 @@ Status PackContext::open_output(uint64_t rows) {
 
 unsigned PackContext::threads() const {
   if (options.threads > 0) return options.threads;
-  return std::max(1u, std::thread::hardware_concurrency());
+  return hardware_threads();
 }
 
 Status PackContext::write_shards(Progress* progress,
@@ -123,11 +127,18 @@ Status PackContext::write_shards(Progress* progress,
   return st;
 }
 
-Result<PackSummary> pack(const std::vector<std::string>& streams, const PackOptions& options) {
+std::string shard_prefix(const std::string& output) {
+  if (output.empty() || output.back() != '/') return output;
+  return output + kDefaultShardName;
+}
+
+Result<PackSummary> pack(const std::vector<std::string>& streams, const PackOptions& asked) {
   const auto start = std::chrono::steady_clock::now();
+  PackOptions options = asked;
+  options.prefix = shard_prefix(asked.prefix);
   MANAKA_RETURN_NOT_OK(check_options(options));
   MANAKA_ASSIGN_OR_RETURN(Inputs inputs, open_inputs(streams));
-  MANAKA_RETURN_NOT_OK(create_parent(options.prefix));
+  MANAKA_ASSIGN_OR_RETURN(MadeDirectories made, create_parent(options.prefix));
   MANAKA_ASSIGN_OR_RETURN(FileLock lock, shard::lock_shard_set(options.prefix));
   PackSummary summary;
   // A set a killed run was putting in place is finished before anything
@@ -144,6 +155,7 @@ Result<PackSummary> pack(const std::vector<std::string>& streams, const PackOpti
   MANAKA_RETURN_NOT_OK(ctx.writer->finish());
   summary.shards = ctx.writer->shards();
   summary.removed_stale = ctx.writer->removed_stale();
+  made.keep();
   summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;

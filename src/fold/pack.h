@@ -72,6 +72,14 @@ struct PackSummary {
   double seconds = 0.0;
 };
 
+// A prefix that names a directory ("shards/train/") writes the set there
+// under this name (shards/train/shard-00000.parquet, ...), not as
+// "shards/train/-00000.parquet".
+inline constexpr const char* kDefaultShardName = "shard";
+std::string shard_prefix(const std::string& output);
+
+// Missing directories of the prefix are made, and removed again (when still
+// empty) if the run fails.
 Result<PackSummary> pack(const std::vector<std::string>& streams, const PackOptions& options);
 
 // The closing summary, two lines without a trailing newline:

@@ -11,10 +11,11 @@
 // numbers in both.
 //
 // A Move is python-chess's: a value (chess/move.h's 16 bits) printed as UCI,
-// with from_square, to_square and promotion. SAN and PGN: Board.san /
-// parse_san / push_san as python-chess names them, and read_pgn(path), an
-// iterator of Game values (headers, start fen, UCI moves, result) over a
-// plain or zstd PGN file read block by block.
+// with from_square, to_square and promotion; a Piece (piece_at's) is
+// python-chess's too, type and colour printed as a FEN letter. SAN and PGN:
+// Board.san / parse_san / push_san as python-chess names them, and
+// read_pgn(path), an iterator of Game values (headers, start fen, UCI moves,
+// result) over a plain or zstd PGN file read block by block.
 //
 // Board is a chess::Game (a start position and the moves pushed), so it has
 // python-chess's move stack: pop, move_stack, root, and the rules that need
@@ -115,6 +116,78 @@ Move make_move(nb::handle from_arg, nb::handle to_arg, nb::handle promotion_arg)
   return mv;
 }
 
+// python-chess's Piece: a value of piece type and colour, printed as its FEN
+// letter. For one release it also unpacks, indexes and compares as the
+// (color, piece_type) tuple piece_at returned before, with a
+// DeprecationWarning; its hash is that tuple's, so == and hash agree.
+struct PieceValue {
+  chess::Piece pc;
+  bool operator==(const PieceValue&) const = default;
+  bool white() const { return chess::color_of(pc) == chess::WHITE; }
+  int type() const { return int(chess::type_of(pc)); }
+  nb::tuple as_tuple() const { return nb::make_tuple(white(), type()); }
+  std::string symbol() const {
+    const char letter = chess::PIECE_TYPE_LETTER[type()];
+    return {white() ? letter : char(letter - 'A' + 'a')};
+  }
+};
+
+PieceValue piece_from_symbol(const std::string& symbol) {
+  static const std::string letters = "PNBRQKpnbrqk";
+  const size_t i = symbol.size() == 1 ? letters.find(symbol[0]) : std::string::npos;
+  if (i == std::string::npos)
+    throw StatusError{Status::invalid("not a piece symbol: '" + symbol + "' (PNBRQK White, pnbrqk Black)")};
+  return {chess::make_piece(i < 6 ? chess::WHITE : chess::BLACK, chess::PieceType(i % 6 + 1))};
+}
+
+void warn_piece_tuple(const char* what) {
+  warn_deprecated(std::string(what) + " a Piece as the (color, piece_type) tuple piece_at returned is deprecated "
+                                      "and goes in 0.2; use piece.color and piece.piece_type");
+}
+
+void bind_piece(nb::module_ m) {
+  // python-chess's UNICODE_PIECE_SYMBOLS by piece type: White's outlined, Black's filled.
+  static constexpr const char* kUnicode[2][chess::PIECE_TYPE_NB] = {
+      {"", "\u2659", "\u2658", "\u2657", "\u2656", "\u2655", "\u2654"},
+      {"", "\u265f", "\u265e", "\u265d", "\u265c", "\u265b", "\u265a"}};
+  nb::class_<PieceValue>(m, "Piece", "A piece as python-chess's Piece: piece_type (PAWN..KING) and color (True "
+                                     "White), printed as its letter. Immutable and hashable.")
+      .def("__init__", [](PieceValue* self, nb::handle piece_type, bool color) {
+             const auto pt = chess::PieceType(int_arg(piece_type, "piece_type", chess::PAWN, chess::KING));
+             new (self) PieceValue{chess::make_piece(color_arg(color), pt)};
+           }, "piece_type"_a, "color"_a, nb::sig("def __init__(self, piece_type: int, color: bool) -> None"),
+           "A piece type (PAWN..KING) and a colour (True White).")
+      .def_static("from_symbol", &piece_from_symbol, "symbol"_a,
+                  "The piece of a FEN letter: PNBRQK White, pnbrqk Black; InvalidDataError otherwise.")
+      .def_prop_ro("piece_type", &PieceValue::type)
+      .def_prop_ro("color", &PieceValue::white, "True for White.")
+      .def("symbol", &PieceValue::symbol, "The FEN letter: uppercase for White ('P'), lowercase for Black ('p').")
+      .def("unicode_symbol", [](const PieceValue& p, bool invert_color) {
+             return kUnicode[p.white() == invert_color][p.type()];
+           }, nb::kw_only(), "invert_color"_a = false, "The chess glyph python-chess prints ('\u2659' a White pawn).")
+      .def("__str__", &PieceValue::symbol)
+      .def("__repr__", [](const PieceValue& p) { return "Piece.from_symbol('" + p.symbol() + "')"; })
+      .def("__hash__", [](const PieceValue& p) { return nb::hash(p.as_tuple()); })
+      .def("__eq__", [](const PieceValue& p, nb::handle other) -> nb::object {
+             if (nb::isinstance<PieceValue>(other)) return nb::bool_(nb::cast<PieceValue>(other) == p);
+             if (nb::isinstance<nb::tuple>(other)) {
+               warn_piece_tuple("comparing");
+               return nb::bool_(p.as_tuple().equal(other));
+             }
+             return nb::borrow(Py_NotImplemented);
+           }, nb::arg("other").none(), nb::sig("def __eq__(self, other: object) -> bool"))
+      .def("__iter__", [](const PieceValue& p) {
+             warn_piece_tuple("unpacking");
+             return nb::iter(p.as_tuple());
+           }, nb::sig("def __iter__(self) -> collections.abc.Iterator[bool | int]"),
+           "Deprecated (goes in 0.2): color, piece_type = piece.")
+      .def("__getitem__", [](const PieceValue& p, nb::handle index) -> nb::object {
+             warn_piece_tuple("indexing");
+             return p.as_tuple().attr("__getitem__")(index);
+           }, "index"_a, nb::sig("def __getitem__(self, index: int) -> bool | int"),
+           "Deprecated (goes in 0.2): piece[0] the color, piece[1] the piece type.");
+}
+
 auto uci_notation() {
   return Notation{[](Move m) { return m.to_uci(); }, [](const std::string& t) { return Move::parse_uci(t); }, "uci"};
 }
@@ -209,6 +282,7 @@ void bind_chess(nb::module_ m) {
                     ", winner=" + winner + ")";
            });
 
+  bind_piece(m);
   auto notation = uci_notation();
   nb::class_<Move> move(m, "Move", "A chess move as python-chess's Move: a value (no position), printed as UCI. "
                                    "Immutable and hashable.");
@@ -338,11 +412,11 @@ void bind_chess(nb::module_ m) {
            "The colour's pawns, knights, bishops, rooks and queens in pawn units (1, 3, 3, 5, 9).")
       .def("non_pawn_material", [](const Game& g) { return g.position().non_pawn_material(); },
            "Knights, bishops, rooks and queens of both colours in pawn units.")
-      .def("piece_at", [](const Game& g, int sq) -> std::optional<std::tuple<bool, int>> {
+      .def("piece_at", [](const Game& g, int sq) -> std::optional<PieceValue> {
              chess::Piece pc = g.position().piece_on(square_arg(sq));
              if (pc == chess::NO_PIECE) return std::nullopt;
-             return std::make_tuple(chess::color_of(pc) == chess::WHITE, int(chess::type_of(pc)));
-           }, "square"_a, "(color, piece_type) of the piece on the square (a1 = 0 .. h8 = 63), or None.")
+             return PieceValue{pc};
+           }, "square"_a, "The Piece on the square (a1 = 0 .. h8 = 63), or None.")
       .def("__repr__", [](const Game& g) { return "Board('" + g.position().fen() + "')"; });
 
   nb::class_<chess::PgnGame>(m, "Game", "One game of a PGN file: its tags, start position, mainline and result.")

@@ -24,7 +24,8 @@ inline void warn_deprecated(const std::string& message) {
 
 // The legal moves of a board when `legal_moves` was read: a snapshot, not
 // python-chess's live generator. It has the generator's iteration, len, `in`,
-// count() and truth, and indexing besides (moves[0], random.choice).
+// count() and truth, and indexing and slicing besides (moves[0],
+// random.choice, moves[:3] a list).
 template <typename M>
 struct LegalMoves {
   std::vector<M> moves;
@@ -70,7 +71,7 @@ nanobind::class_<LegalMoves<M>> bind_legal_moves(nanobind::module_ m, N n) {
   using L = LegalMoves<M>;
   return nb::class_<L>(m, "LegalMoves",
                        "The legal moves of a board when legal_moves was read (a snapshot): iterable, sized, "
-                       "indexable, with `in` and count().")
+                       "indexable (a slice is a list of Moves), with `in` and count().")
       .def("__len__", [](const L& l) { return l.moves.size(); })
       .def("__bool__", [](const L& l) { return !l.moves.empty(); })
       .def("count", [](const L& l) { return l.moves.size(); }, "The number of legal moves (python-chess's count()).")
@@ -83,6 +84,13 @@ nanobind::class_<LegalMoves<M>> bind_legal_moves(nanobind::module_ m, N n) {
              if (i < 0 || i >= size) throw nb::index_error("legal move index out of range");
              return l.moves[size_t(i)];
            }, nb::arg("index"))
+      .def("__getitem__", [](const L& l, nb::slice s) {
+             auto [start, stop, step, n] = s.compute(l.moves.size());
+             std::vector<M> out;
+             out.reserve(n);
+             for (size_t k = 0; k < n; ++k) out.push_back(l.moves[size_t(start + Py_ssize_t(k) * step)]);
+             return out;
+           }, nb::arg("index"), "A slice (steps and negative bounds as a list's) as a list of Moves.")
       .def("__contains__", [](const L& l, const M& mv) {
              return std::find(l.moves.begin(), l.moves.end(), mv) != l.moves.end();
            }, nb::arg("move"))

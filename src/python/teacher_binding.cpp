@@ -81,7 +81,7 @@ std::string generate(const std::string& engine_path, const std::string& output, 
   o.output = output;
   o.games = static_cast<int>(int_arg(games, "games", 1, INT_MAX));
   o.first_game = uint_arg(first_game, "first_game", 0, teacher::kMaxFirstGame);
-  o.workers = static_cast<int>(int_arg(workers, "workers", 1, teacher::kMaxWorkers));
+  o.workers = static_cast<int>(int_arg(workers, "workers", 0, teacher::kMaxWorkers));  // 0: one per core
   o.seed = seed_arg(seed);
   o.opening_plies = static_cast<int>(int_arg(opening_plies, "opening_plies", 0, teacher::kMaxPlies));
   o.max_plies = static_cast<int>(int_arg(max_plies, "max_plies", 1, teacher::kMaxPlies));

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 
+#include "core/threads.h"
+
 namespace manaka::shard {
 
 ShardStream::ShardStream(std::vector<std::string> paths, const ShardStreamOptions& options)
     : paths_(std::move(paths)), columns_(options.columns), plan_(options.groups) {
-  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = options.threads ? options.threads : hardware_threads();
   depth_ = options.depth ? options.depth : 2 * threads;
   // Enough for every batch in flight (decoded ahead, in decode) and two the
   // caller holds; more given back are freed.

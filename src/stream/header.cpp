@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "core/bytes.h"
 #include "core/text.h"
@@ -24,6 +25,33 @@ void encode_header(const Header& h, std::span<uint8_t, kHeaderSize> out) {
   store_u32(p + 20, h.flags);
 }
 
+namespace {
+
+// Files that are not MPK1 but that users hand to a command reading it, told
+// by their first bytes, and the command that takes each.
+struct ForeignMagic {
+  std::string_view head;
+  const char* what;
+};
+constexpr ForeignMagic kForeignMagics[] = {
+    {"PAR1", "a parquet file: a teacher corpus (manaka teacher convert makes MPK1 of it) or shards "
+             "(manaka shards inspect; manaka pack has made them already)"},
+    {"SAZ2", "a SAZ2 self-play chunk (manaka saz to-mpk makes MPK1 of it)"},
+    {"SQLi", "an SQLite file, a VPD1 chess dataset perhaps (manaka vpd)"},
+    {"PK\x03\x04", "a zip archive, a chess corpus npz shard perhaps (manaka chess shards inspect)"},
+    {"\x28\xB5\x2F\xFD", "zstd-compressed: decompress it first (zstd -d)"},
+    {"{", "JSON text: a teacher corpus as JSON lines perhaps (manaka teacher convert)"},
+};
+
+std::string foreign_hint(const uint8_t* p) {
+  const std::string_view head(reinterpret_cast<const char*>(p), 4);
+  for (const ForeignMagic& m : kForeignMagics)
+    if (head.substr(0, m.head.size()) == m.head) return std::string("; this is ") + m.what;
+  return "; psv and hcpe files have no magic: manaka stream import --from psv|hcpe|hcpe3 reads them";
+}
+
+}  // namespace
+
 Result<Header> decode_header(std::span<const uint8_t, kHeaderSize> bytes) {
   const uint8_t* p = bytes.data();
   uint32_t magic = load_u32(p);
@@ -31,7 +59,7 @@ Result<Header> decode_header(std::span<const uint8_t, kHeaderSize> bytes) {
     char msg[96];
     std::snprintf(msg, sizeof msg, "bad magic %02X %02X %02X %02X, expected 4D 50 4B 31 (\"MPK1\")",
                   p[0], p[1], p[2], p[3]);
-    return Status::invalid(msg);
+    return Status::invalid(msg + foreign_hint(p));
   }
   Header h;
   h.version = load_u16(p + 4);

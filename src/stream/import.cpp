@@ -274,6 +274,18 @@ Result<ImportSummary> import_stream(const ImportOptions& o) {
   s.bytes_read = input.bytes_read();
   s.records_written = writer.records_written();
   s.bytes_written = writer.bytes_written();
+  // Every position refused means the files are not of this format (or not
+  // of these conventions): fail, naming the first refusal, and write nothing.
+  if (s.records_written == 0 && s.refused_total() > 0) {
+    for (size_t k = 0; k < kImportRefusalCount; ++k) {
+      if (!s.first_refusal[k]) continue;
+      const ImportRefusalExample& ex = *s.first_refusal[k];
+      return Status::invalid("stream import: every position was refused (" + std::to_string(s.refused_total()) +
+                             "), so no stream was written; the first: " + ex.file + " " + ex.where + " at byte " +
+                             std::to_string(ex.offset) + ": " + import_refusal_name(ImportRefusal(k)) + ", " +
+                             ex.detail + " (is --from " + source_format_name(o.from) + " the files' format?)");
+    }
+  }
   MANAKA_RETURN_NOT_OK(out.commit());
   progress.finish();
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

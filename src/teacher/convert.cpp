@@ -182,6 +182,18 @@ Result<ConvertSummary> convert(const ConvertOptions& o) {
   MANAKA_RETURN_NOT_OK(writer.close());
   s.records_written = writer.records_written();
   s.bytes_written = writer.bytes_written();
+  // Every row refused is a corpus this conversion cannot read (the wrong
+  // columns, another mate scale), not an empty result: fail, name the first.
+  if (s.records_written == 0 && s.refused_total() > 0) {
+    for (size_t k = 0; k < kRefusalCount; ++k) {
+      if (!s.first_refusal[k]) continue;
+      const RefusalExample& ex = *s.first_refusal[k];
+      return Status::invalid("teacher convert: every row was refused (" + std::to_string(s.refused_total()) +
+                             "), so no stream was written; the first: " + ex.file + " row " +
+                             std::to_string(ex.row) + (ex.line ? " (line " + std::to_string(ex.line) + ")" : "") +
+                             ": " + refusal_name(Refusal(k)) + ", " + ex.detail);
+    }
+  }
   MANAKA_RETURN_NOT_OK(out.commit());
   progress.finish();
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

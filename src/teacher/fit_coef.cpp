@@ -38,6 +38,17 @@ double log_likelihood(std::span<const int32_t> cp, std::span<const float> score,
   return ll;
 }
 
+// A bin's bound as the text lists it: "-inf" and "+inf" at the open ends.
+std::string bound_text(double v) {
+  if (std::isinf(v)) return v < 0 ? "-inf" : "+inf";
+  std::string out;
+  append_format(out, "%.0f", v);
+  return out;
+}
+
+// JSON's null for an open end (a bin's, the interval's hi).
+nlohmann::ordered_json bound_json(double v) { return std::isinf(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v); }
+
 }  // namespace
 
 Result<CoefFit> fit_eval_coef(std::span<const int32_t> cp, std::span<const float> score,
@@ -106,6 +117,8 @@ Result<CoefFit> fit_eval_coef(std::span<const int32_t> cp, std::span<const float
     fit.bins[static_cast<size_t>(b)].lo = (b - half) * bin_cp;
     fit.bins[static_cast<size_t>(b)].hi = (b - half + 1) * bin_cp;
   }
+  fit.bins.front().lo = -std::numeric_limits<double>::infinity();  // the outer bins take every cp beyond
+  fit.bins.back().hi = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < cp.size(); ++i) {
     const int b = std::clamp(static_cast<int>(std::floor(cp[i] / bin_cp)) + half, 0, 2 * half - 1);
     CalibrationBin& bin = fit.bins[static_cast<size_t>(b)];
@@ -178,8 +191,9 @@ std::string format_fit(const FitCoefSummary& s) {
   append_format(out, "log-likelihood per row %.5f after %d Newton steps\n", f.log_likelihood, f.iterations);
   out += "calibration (cp bin: rows, mean cp, observed score, fitted score):\n";
   for (const CalibrationBin& b : f.bins)
-    append_format(out, "  [%6.0f, %6.0f) %9lld  %8.1f  %.4f  %.4f\n", b.lo, b.hi, static_cast<long long>(b.rows),
-                  b.mean_cp, b.mean_score, b.fitted);
+    append_format(out, "  %c%6s, %6s) %9lld  %8.1f  %.4f  %.4f\n", std::isinf(b.lo) ? '(' : '[',
+                  bound_text(b.lo).c_str(), bound_text(b.hi).c_str(), static_cast<long long>(b.rows), b.mean_cp,
+                  b.mean_score, b.fitted);
   return out;
 }
 
@@ -187,10 +201,10 @@ std::string fit_json(const FitCoefSummary& s) {
   const CoefFit& f = s.fit;
   nlohmann::ordered_json bins = nlohmann::ordered_json::array();
   for (const CalibrationBin& b : f.bins)
-    bins.push_back({{"lo", b.lo}, {"hi", b.hi}, {"rows", b.rows}, {"mean_cp", b.mean_cp},
+    bins.push_back({{"lo", bound_json(b.lo)}, {"hi", bound_json(b.hi)}, {"rows", b.rows}, {"mean_cp", b.mean_cp},
                     {"mean_score", b.mean_score}, {"fitted", b.fitted}});
   nlohmann::ordered_json j = {
-      {"eval_coef", f.eval_coef}, {"lo", f.lo}, {"hi", std::isfinite(f.hi) ? nlohmann::ordered_json(f.hi) : nullptr},
+      {"eval_coef", f.eval_coef}, {"lo", f.lo}, {"hi", bound_json(f.hi)},
       {"a", f.a}, {"a_se", f.a_se}, {"rows", f.rows}, {"games", f.games}, {"rows_read", s.rows_read},
       {"rows_mate", s.rows_mate}, {"rows_missing", s.rows_missing}, {"draws", s.draws},
       {"log_likelihood", f.log_likelihood}, {"iterations", f.iterations}, {"calibration", bins}};

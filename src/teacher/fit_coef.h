@@ -39,8 +39,9 @@ inline constexpr double kDefaultBinCp = 100.0;
 inline constexpr double kDefaultCalibrationCp = 2000.0;
 inline constexpr double kInterval95 = 1.959963984540054;
 
-// One row of the calibration curve: rows whose cp falls in [lo, hi) (the two
-// outer bins also take every cp beyond them).
+// One row of the calibration curve: rows whose cp falls in [lo, hi). The two
+// outer bins take every cp beyond them, so the first's lo is -inf and the
+// last's hi +inf (printed "(-inf, -1900)" and "[1900, +inf)", null in JSON).
 struct CalibrationBin {
   double lo = 0.0, hi = 0.0;
   int64_t rows = 0;

@@ -15,6 +15,7 @@
 
 #include "core/output.h"
 #include "core/progress.h"
+#include "core/threads.h"
 #include "core/task_thread.h"
 #include "teacher/corpus_writer.h"
 #include "teacher/score.h"
@@ -46,7 +47,7 @@ Status check_options(const GenerateOptions& o) {
   if (o.output.empty()) return bad("no output given (-o corpus.parquet)");
   if (o.games < 1) return bad("--games must be at least 1");
   if (o.first_game > kMaxFirstGame) return bad("--first-game must be 0.." + std::to_string(kMaxFirstGame));
-  if (o.workers < 1 || o.workers > kMaxWorkers) return bad("--workers must be 1.." + std::to_string(kMaxWorkers));
+  if (o.workers < 0 || o.workers > kMaxWorkers) return bad("--workers must be 0.." + std::to_string(kMaxWorkers));
   if (o.limit.depth <= 0 && o.limit.nodes == 0) return bad("a search limit is required (--depth D or --nodes N)");
   if (o.engine.multipv < 1 || o.engine.multipv > kMaxMultiPv)
     return bad("--multipv must be 1.." + std::to_string(kMaxMultiPv));
@@ -216,9 +217,12 @@ CorpusWriter::Footer corpus_footer(const GenerateOptions& o, const std::string& 
 
 }  // namespace
 
-Result<GenerateSummary> generate(const GenerateOptions& o) {
+Result<GenerateSummary> generate(const GenerateOptions& options) {
   const auto start = Clock::now();
-  MANAKA_RETURN_NOT_OK(check_options(o));
+  MANAKA_RETURN_NOT_OK(check_options(options));
+  GenerateOptions o = options;
+  // No more engines than games: a spare one would start and sit idle.
+  o.workers = std::min(threads_or_hardware(o.workers), o.games);
 
   std::vector<std::unique_ptr<engine::Engine>> engines;
   for (int w = 0; w < o.workers; ++w) {

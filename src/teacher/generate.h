@@ -69,7 +69,7 @@ struct GenerateOptions {
   std::string output;
   int games = 0;
   uint64_t first_game = 0;  // the run plays games [first_game, first_game + games)
-  int workers = 1;
+  int workers = 0;  // engines at once; 0: one per hardware thread (never more than games)
   uint64_t seed = 0;
   int opening_plies = 0;
   int max_plies = 320;

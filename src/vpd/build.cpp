@@ -13,6 +13,7 @@
 #include "core/file.h"
 #include "core/output.h"
 #include "core/progress.h"
+#include "core/threads.h"
 #include "vpd/variance.h"
 
 namespace manaka::vpd {
@@ -62,7 +63,7 @@ Result<BuildSummary> build(const BuildOptions& o) {
   progress.set_enabled(o.progress);
   // Refused games are skipped and counted; an unreadable file stops the build.
   IngestTally tally;
-  MANAKA_RETURN_NOT_OK(ingest(o.inputs, {.threads = o.threads, .chunk_bytes = o.chunk_bytes, .keep_messages = FIRST_ERRORS},
+  MANAKA_RETURN_NOT_OK(ingest(o.inputs, {.threads = threads_or_hardware(o.threads), .chunk_bytes = o.chunk_bytes, .keep_messages = FIRST_ERRORS},
                               sampler, tally, progress));
   progress.finish();
   for (const chess::PgnFileCount& f : tally.files) {
@@ -83,7 +84,7 @@ Result<BuildSummary> build(const BuildOptions& o) {
   // Written under a temporary of the output, its variance report (variance.h)
   // computed from the rows as they go in, and only then renamed onto it.
   PendingFile staged(o.output);
-  MANAKA_RETURN_NOT_OK(write_database(staged.path(), s.info, rows, o.threads, o.thresholds));
+  MANAKA_RETURN_NOT_OK(write_database(staged.path(), s.info, rows, threads_or_hardware(o.threads), o.thresholds));
   MANAKA_RETURN_NOT_OK(staged.commit());
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return s;

@@ -29,7 +29,7 @@ struct BuildOptions {
   bool overwrite = false;  // replace an existing output (core/output.h)
   bool progress = false;  // a progress line on stderr (core/progress.h)
   // Threads reading the inputs and computing features (ingest.h); the file
-  // is the same byte for byte whatever their number.
+  // is the same byte for byte whatever their number; 0: one per hardware thread.
   int threads = 1;
   size_t chunk_bytes = size_t{1} << 20;  // the pieces the inputs are cut into (ingest.h, DEFAULT_CHUNK_BYTES)
   VarianceThresholds thresholds;  // of the variance report stored in the metadata

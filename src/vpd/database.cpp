@@ -31,8 +31,9 @@ constexpr const char* INDEX = "CREATE INDEX positions_random_key ON positions(ra
 constexpr const char* INSERT_ROW =
     "INSERT INTO positions VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
 constexpr const char* INSERT_METADATA = "INSERT INTO metadata VALUES(?1, ?2)";
-constexpr const char* AT_KEY = "SELECT fen, id FROM positions WHERE random_key >= ?1 ORDER BY random_key LIMIT 1";
-constexpr const char* FIRST_KEY = "SELECT fen, id FROM positions ORDER BY random_key LIMIT 1";
+constexpr const char* AT_KEY =
+    "SELECT fen, id, ply FROM positions WHERE random_key >= ?1 ORDER BY random_key LIMIT 1";
+constexpr const char* FIRST_KEY = "SELECT fen, id, ply FROM positions ORDER BY random_key LIMIT 1";
 constexpr const char* ROW_COLUMNS =
     "SELECT id, random_key, fen, source_split, source_member, game_number, ply, result, side_to_move, phase, "
     "piece_count, non_pawn_material, material_balance, legal_moves, in_check, castling_mask, halfmove_clock "
@@ -288,7 +289,7 @@ Status VpdFile::at_key(uint64_t key, std::string* fen, uint64_t* id) {
     if (s == h_->at_key.get()) sqlite3_bind_int64(s, 1, int64_t(key & uint64_t(INT64_MAX)));
     const int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
-      if (fen) *fen = column_text(s, 0);
+      if (fen) *fen = fen_at_ply(column_text(s, 0), int(sqlite3_column_int(s, 2)));
       if (id) *id = uint64_t(sqlite3_column_int64(s, 1));
     }
     sqlite3_reset(s);

@@ -100,7 +100,8 @@ class VpdFile {
   Result<std::string> metadata(const std::string& key);
   Result<uint64_t> rows();
   // The FEN of the row with the smallest random_key >= key, wrapping around
-  // to the smallest key when key is above the largest. key < 2^63.
+  // to the smallest key when key is above the largest, with the fullmove
+  // number of its ply (fen_at_ply). key < 2^63.
   Result<std::string> fen_at_key(uint64_t key);
   // The id of that same row.
   Result<uint64_t> id_at_key(uint64_t key);
@@ -113,7 +114,7 @@ class VpdFile {
 
  private:
   struct Handle;
-  // The row of fen_at_key: its fen and id into whichever is not null.
+  // The row of fen_at_key: its FEN (fen_at_ply) and id into whichever is not null.
   Status at_key(uint64_t key, std::string* fen, uint64_t* id);
   explicit VpdFile(std::unique_ptr<Handle> h);
   std::unique_ptr<Handle> h_;

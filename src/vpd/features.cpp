@@ -1,5 +1,7 @@
 #include "vpd/features.h"
 
+#include <algorithm>
+
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
 
@@ -13,6 +15,10 @@ Phase phase_of(int ply, int non_pawn_material, int piece_count) {
 
 int game_ply(const chess::Position& pos) {
   return 2 * (pos.fullmove_number() - 1) + (pos.side_to_move() == chess::BLACK ? 1 : 0);
+}
+
+std::string fen_at_ply(const std::string& normalized_fen, int ply) {
+  return normalized_fen.substr(0, normalized_fen.rfind(' ') + 1) + std::to_string(std::max(ply, 0) / 2 + 1);
 }
 
 Features features_of(const chess::Position& pos) {

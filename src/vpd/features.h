@@ -35,6 +35,11 @@ Phase phase_of(int ply, int non_pawn_material, int piece_count);
 // tag continues that FEN's numbering.
 int game_ply(const chess::Position& pos);
 
+// A row's normalized FEN with the fullmove number its ply gives back,
+// ply / 2 + 1 (game_ply's inverse), in place of the stored 1: the FEN the
+// game had, as `manaka vpd sample` prints it.
+std::string fen_at_ply(const std::string& normalized_fen, int ply);
+
 struct Features {
   std::string fen;            // normalized_fen(): fullmove number 1
   int side_to_move = 1;       // 1 White, 0 Black (the core's WHITE is 0)

@@ -290,8 +290,6 @@ Status ingest_threads(const std::vector<std::string>& inputs, const IngestOption
 
 }  // namespace
 
-int default_threads() { return std::max(1, int(std::thread::hardware_concurrency())); }
-
 Status ingest(const std::vector<std::string>& inputs, const IngestOptions& options, Sampler& sampler,
               IngestTally& tally, Progress& progress) {
   tally = IngestTally{};

@@ -53,7 +53,5 @@ struct IngestTally {
 Status ingest(const std::vector<std::string>& inputs, const IngestOptions& options, Sampler& sampler,
               IngestTally& tally, Progress& progress);
 
-// The threads a build uses by default: the hardware's.
-int default_threads();
 
 }  // namespace manaka::vpd

@@ -14,6 +14,7 @@
 
 #include "core/progress.h"
 #include "core/text.h"
+#include "core/threads.h"
 #include "vpd/database.h"
 #include "vpd/sqlite.h"
 
@@ -165,7 +166,7 @@ void run_worker(std::unique_ptr<engine::Engine> started, const engine::EngineOpt
 
 Result<LabelSummary> label(const LabelOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  if (o.workers < 1) return Status::usage("workers must be at least 1");
+  if (o.workers < 0) return Status::usage("workers must be 0 (one per hardware thread) or more");
   if (!o.limit.nodes && !o.limit.depth && !o.limit.movetime_ms)
     return Status::usage("a search limit is needed: --nodes, --depth or --movetime");
   LabelSummary s;
@@ -230,7 +231,7 @@ Result<LabelSummary> label(const LabelOptions& o) {
   progress.set_units("positions", "labels");
   progress.set_enabled(o.progress);
   Queue q;
-  const int workers = int(std::min<size_t>(size_t(o.workers), std::max<size_t>(todo.size(), 1)));
+  const int workers = int(std::min<size_t>(size_t(threads_or_hardware(o.workers)), std::max<size_t>(todo.size(), 1)));
   q.workers_left = workers;
   std::vector<std::thread> pool;
   for (int w = 0; w < workers; ++w)

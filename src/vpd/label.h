@@ -42,7 +42,7 @@ struct LabelOptions {
   std::vector<std::pair<std::string, std::string>> engine_options;  // setoption pairs, in order
   engine::SearchLimit limit;
   int multipv = 1;
-  int workers = 1;
+  int workers = 0;  // engines at once; 0: one per hardware thread
   uint64_t max_positions = 0;  // 0: every unlabeled position; else at most this many, lowest ids first
   // 0: every position; else the `sample` positions with the smallest
   // random_key (a uniform sample the file fixes, the same on every run).

@@ -3,7 +3,8 @@ played in lockstep with independent implementations: cshogi for shogi,
 python-chess for chess. Along random games both boards must offer the same
 legal moves (compared as the text of our Move objects), agree on the side to
 move, push and pop the same moves and keep the same move stack; our Move's
-fields must equal the oracle's. The deprecated names must warn and still
+fields must equal the oracle's, and so must a chess Piece's; a slice of
+legal_moves is the list's slice. The deprecated names must warn and still
 work, and nothing else here may warn (DeprecationWarning is an error in this
 module outside pytest.warns).
 """
@@ -210,8 +211,38 @@ def test_legal_moves_is_a_light_sequence() -> None:
         with pytest.raises(IndexError):
             legal[len(legal)]
         assert repr(legal).startswith(f"<LegalMoves ({legal[0]}, ")
+        every = list(legal)
+        for cut in (slice(3), slice(-2, None), slice(None, None, -1), slice(1, -1, 4), slice(-3, 2, -2),
+                    slice(5, 2), slice(-100, 100), slice(None, None, 7)):
+            assert legal[cut] == every[cut], cut
+        assert isinstance(legal[:3], list)
+        with pytest.raises(ValueError):
+            legal[::0]
     mate = mchess.Board("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
     assert not mate.legal_moves and len(mate.legal_moves) == 0
+
+
+def test_piece_is_python_chess_s() -> None:
+    for symbol in "PNBRQKpnbrqk":
+        theirs, ours = chess.Piece.from_symbol(symbol), mchess.Piece.from_symbol(symbol)
+        assert (ours.piece_type, ours.color, ours.symbol(), str(ours), repr(ours)) == (
+            theirs.piece_type, theirs.color, theirs.symbol(), str(theirs), repr(theirs))
+        assert ours.unicode_symbol() == theirs.unicode_symbol()
+        assert ours.unicode_symbol(invert_color=True) == theirs.unicode_symbol(invert_color=True)
+        assert ours == mchess.Piece(theirs.piece_type, theirs.color)
+        assert hash(ours) == hash(mchess.Piece(theirs.piece_type, theirs.color))
+    assert mchess.Piece(mchess.KNIGHT, mchess.WHITE) != mchess.Piece(mchess.KNIGHT, mchess.BLACK)
+    assert len({mchess.Piece.from_symbol(s) for s in "PPpNn"}) == 4
+    assert mchess.Board().piece_at(chess.E8) == mchess.Piece(mchess.KING, mchess.BLACK)
+    assert mchess.Board().piece_at(chess.E4) is None
+    assert mchess.Piece.from_symbol("P") != "P" and mchess.Piece.from_symbol("P") != 1
+    for bad in ("x", "", "PP", "1"):
+        with pytest.raises(manaka.InvalidDataError, match="not a piece symbol"):
+            mchess.Piece.from_symbol(bad)
+    with pytest.raises(ValueError, match="piece_type"):
+        mchess.Piece(7, mchess.WHITE)
+    with pytest.raises(TypeError):
+        mchess.Piece(mchess.PAWN, 1)  # type: ignore[arg-type]
 
 
 def test_deprecated_names_warn_and_still_work() -> None:
@@ -247,3 +278,12 @@ def test_deprecated_names_warn_and_still_work() -> None:
         assert "e2e4" in board.legal_moves
     with pytest.warns(DeprecationWarning, match="comparing a Move with text"):
         assert board.push_uci("e2e4") == "e2e4" and not (board.peek() != "e2e4")
+    king = board.piece_at(chess.E1)
+    assert king is not None
+    with pytest.warns(DeprecationWarning, match=r"unpacking a Piece as the \(color, piece_type\) tuple"):
+        color, kind = king
+    assert (color, kind) == (True, chess.KING)
+    with pytest.warns(DeprecationWarning, match="indexing a Piece"):
+        assert king[0] is True and king[1] == chess.KING
+    with pytest.warns(DeprecationWarning, match="comparing a Piece"):
+        assert king == (True, chess.KING) and king != (False, chess.KING) and (True, chess.KING) == king

@@ -5,9 +5,10 @@ towards castling, en passant, promotion and double pushes, are played on a
 python-chess Board and on ours in lockstep (our side through push_uci). At
 every position the two must agree on the legal moves, the FEN, check, the
 castling rights, the en-passant square, the side to move, both counters and
-the piece on every square; a Board built from python-chess's FEN (with the
-en-passant square after every double push) must agree too, and
-legal_move_counts over all of them must equal python-chess's counts.
+the piece on every square (its symbol, type and colour); a Board built from
+python-chess's FEN (with the en-passant square after every double push) must
+agree too, and legal_move_counts over all of them must equal python-chess's
+counts.
 """
 
 import copy
@@ -76,8 +77,11 @@ def assert_same(theirs: chess.Board, ours: mchess.Board) -> None:
     assert ours.halfmove_clock == theirs.halfmove_clock, fen
     assert ours.fullmove_number == theirs.fullmove_number, fen
     for square in chess.SQUARES:
-        piece = theirs.piece_at(square)
-        assert ours.piece_at(square) == (None if piece is None else (piece.color, piece.piece_type)), (fen, square)
+        piece, mine = theirs.piece_at(square), ours.piece_at(square)
+        if piece is None or mine is None:
+            assert piece is mine, (fen, square)
+        else:
+            assert (mine.symbol(), mine.piece_type, mine.color) == (piece.symbol(), piece.piece_type, piece.color)
     assert ours.piece_count() == chess.popcount(theirs.occupied), fen
     assert ours.material(chess.WHITE) == material(theirs, chess.WHITE), fen
     assert ours.material(chess.BLACK) == material(theirs, chess.BLACK), fen

@@ -140,6 +140,10 @@ def test_fit_coef_recovers_the_simulated_coefficient(tmp_path):
     cp = pq.read_table(tmp_path / "c.parquet")["cp"].to_numpy()
     expected, _ = np.histogram(np.clip(cp, -2000, 1999), bins=np.arange(-2000, 2001, 250))
     assert [b["rows"] for b in fit["calibration"]] == expected.tolist()
+    # The outer bins take every cp beyond (cp 2000 is in the last): open-ended, null in JSON.
+    bins = fit["calibration"]
+    assert (bins[0]["lo"], bins[0]["hi"], bins[-1]["lo"], bins[-1]["hi"]) == (None, -1750, 1750, None)
+    assert bins[1]["lo"] == -1750
     # The command prints the same fit.
     run = subprocess.run([MANAKA, "teacher", "fit-coef", str(tmp_path / "c.parquet"), "--bin-cp", "250", "--json"],
                          capture_output=True, text=True)
@@ -147,6 +151,9 @@ def test_fit_coef_recovers_the_simulated_coefficient(tmp_path):
     assert json.loads(run.stdout)["eval_coef"] == fit["eval_coef"]
     text = subprocess.run([MANAKA, "teacher", "fit-coef", str(tmp_path / "c.parquet")], capture_output=True, text=True)
     assert text.stdout.startswith("eval_coef ") and "95% interval" in text.stdout and "calibration" in text.stdout
+    curve = text.stdout.split("calibration (cp bin: rows, mean cp, observed score, fitted score):\n")[1].splitlines()
+    assert curve[0].startswith("  (  -inf,  -1900) ") and curve[1].startswith("  [ -1900,  -1800) ")
+    assert curve[-1].startswith("  [  1900,   +inf) ") and len(curve) == 40
 
 
 def test_overlap_counts_boards_shared_with_training(tmp_path):

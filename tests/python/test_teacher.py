@@ -223,7 +223,7 @@ def test_a_crashing_engine_is_restarted_and_the_loss_counted(tmp_path):
     wrapper = tmp_path / "crash_once.sh"
     wrapper.write_text(f"#!/bin/bash\nexec {FAKE} crash 3 {tmp_path / 'marker'}\n")
     wrapper.chmod(0o755)
-    s = teacher.generate(wrapper, tmp_path / "c.parquet", games=3, depth=1, max_plies=6)
+    s = teacher.generate(wrapper, tmp_path / "c.parquet", games=3, depth=1, max_plies=6, workers=1)
     assert (s["games_completed"], s["games_lost"], s["restarts"], s["positions"]) == (2, 1, 1, 12)
     assert "exited with status 3" in s["engine_failures"][0]
     t = pq.read_table(tmp_path / "c.parquet")
@@ -235,7 +235,7 @@ def test_a_run_whose_engine_keeps_crashing_leaves_a_readable_partial_directory(t
     wrapper.write_text(f"#!/bin/bash\nexec {FAKE} crash-after 4 {tmp_path / 'gos'}\n")
     wrapper.chmod(0o755)
     with pytest.raises(manaka.EngineError, match=r"completed games are in .*c\.parquet\.partial"):
-        teacher.generate(wrapper, tmp_path / "c.parquet", games=6, depth=1, max_plies=4)
+        teacher.generate(wrapper, tmp_path / "c.parquet", games=6, depth=1, max_plies=4, workers=1)
     assert not (tmp_path / "c.parquet").exists()
     partial = pq.read_table(tmp_path / "c.parquet.partial")  # a dataset of complete parquet parts
     assert partial.num_rows == 4

@@ -5,7 +5,8 @@ file under train/, one under test/ with a corrupt game inside), built into a
 VPD1 file, and the file is read with Python's sqlite3: the schema and index,
 every row's features recomputed with python-chess from its FEN, the row
 found again at its game and ply, the phase rule, uniqueness, quotas,
-reproducibility, and the sample command.
+reproducibility, and the sample command (the game's FEN, fullmove number
+included).
 
 The command is $MANAKA_BIN when set, else the `manaka` beside the Python.
 """
@@ -204,14 +205,23 @@ def test_same_seed_same_bytes_other_seed_other_sample(corpus):
     assert not list(corpus["root"].glob("*.tmp-*"))
 
 
-def test_sample_returns_stored_fens(corpus):
-    fens = {r["fen"] for r in rows(corpus["out"])}
+def test_sample_prints_the_fen_the_game_had(corpus):
+    # A stored FEN has fullmove number 1; sample prints its row's ply // 2 + 1,
+    # which is python-chess's FEN of the game at that ply.
+    by_fen = {r["fen"]: r for r in rows(corpus["out"])}
     proc = subprocess.run([MANAKA, "vpd", "sample", str(corpus["out"]), "--count", "300", "--seed", "3"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     drawn = proc.stdout.splitlines()
-    assert len(drawn) == 300 and set(drawn) <= fens
-    assert len(set(drawn)) > 50
+    assert len(drawn) == 300 and len(set(drawn)) > 50
+    for line in set(drawn):
+        r = by_fen[" ".join(line.split()[:5] + ["1"])]
+        game = corpus["numbered"][r["game_number"]][0]
+        replay = game.board()
+        for move in list(game.mainline_moves())[:r["ply"]]:
+            replay.push(move)
+        assert line == replay.fen() and replay.fullmove_number == r["ply"] // 2 + 1, (line, r["ply"])
+    assert sum(not line.endswith(" 1") for line in drawn) > 200
     again = subprocess.run([MANAKA, "vpd", "sample", str(corpus["out"]), "--count", "300", "--seed", "3"],
                            capture_output=True, text=True)
     assert again.stdout == proc.stdout

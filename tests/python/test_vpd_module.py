@@ -82,12 +82,15 @@ def test_sample_wraps_around_like_sql(built: Path) -> None:
     f = vpd.open(built)
     con = sqlite3.connect(built)
     keys = sorted(k for (k,) in con.execute("SELECT random_key FROM positions"))
-    # The draws of `manaka vpd sample --seed 11`: the same FENs in the same order.
+    # The draws of `manaka vpd sample --seed 11`: the same rows in the same order
+    # (it prints the FEN with the fullmove number of the row's ply).
     ids = f.sample_ids(400, 11)
     proc = subprocess.run([MANAKA, "vpd", "sample", str(built), "-n", "400", "--seed", "11"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert f.sample(400, 11)["fen"].tolist() == proc.stdout.splitlines()
+    cols = f.sample(400, 11)
+    assert [" ".join(fen.split()[:5] + [str(ply // 2 + 1)]) for fen, ply in zip(cols["fen"], cols["ply"])] == (
+        proc.stdout.splitlines())
     # Each draw is the row with the smallest key >= the drawn key, or the smallest key overall.
     state = 11
     mask = (1 << 64) - 1

@@ -1,6 +1,6 @@
 """The training commands (docs/chess-training.md)::
 
-    python -m manaka.train pretrain --config FILE [--corpus DIR] [--out PATH] [--epochs N] ...
+    python -m manaka.train pretrain --config FILE [--corpus DIR] [-o PATH] [--epochs N] ...
     python -m manaka.train pretrain --game shogi --config FILE [--corpus SHARDS] [--validation SHARDS] ...
     python -m manaka.train [train] --game chess --config FILE [--resume-from pretrained.pt] [--run-dir DIR] ...
     python -m manaka.train recipe --config configs/chess-cpu.toml [--run-dir DIR]
@@ -46,7 +46,8 @@ def _parser() -> argparse.ArgumentParser:
                                       "directory, a glob or a file of manaka pack's); replaces the config's corpus")
     pre.add_argument("--validation", help="shogi: the validation shards, apart from the training ones "
                                           "(replaces the config's validation)")
-    pre.add_argument("--out", help="checkpoint to write (replaces the config's output)")
+    pre.add_argument("-o", "--output", "--out", dest="out",
+                     help="checkpoint to write (replaces the config's output; --out is the same)")
     pre.add_argument("--epochs", type=int, help="epochs at most (replaces the config's epochs)")
     pre.add_argument("--device", help="auto, cpu, cuda, cuda:1, mps (replaces the config's device)")
     pre.add_argument("--metrics", help="JSON-lines metrics file, '' for none (replaces the config's metrics)")
@@ -60,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
                                      "best_net, candidate_net trained on the latest self-play, "
                                      "checkpoints_refine/iter_NNNN.pt each iteration. Re-run the same command to "
                                      "resume a stopped run from its newest checkpoint.")
-    ref.add_argument("--game", choices=["chess"], required=True)
+    ref.add_argument("--game", choices=["chess"], default="chess", help="the game (chess, the only one refined today)")
     ref.add_argument("--config", required=True, help="TOML configuration (configs/chess-refine*.toml)")
     ref.add_argument("--resume-from", help="the checkpoint to start from (pretrained.pt); not read once the run "
                                            "directory has a checkpoint of its own")

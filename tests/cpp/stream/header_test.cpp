@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
 #include <unistd.h>
 
 #include <cmath>
@@ -50,7 +54,26 @@ TEST(Header, RefusesBadMagic) {
   auto r = decoded(b);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().kind(), ErrorKind::Invalid);
-  EXPECT_EQ(r.status().message(), "bad magic 4D 50 4B 32, expected 4D 50 4B 31 (\"MPK1\")");
+  EXPECT_EQ(r.status().message(),
+            "bad magic 4D 50 4B 32, expected 4D 50 4B 31 (\"MPK1\"); psv and hcpe files have no magic: manaka "
+            "stream import --from psv|hcpe|hcpe3 reads them");
+}
+
+// A file of another format says what it is and which command takes it.
+TEST(Header, NamesTheFormatOfAForeignFile) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"PAR1", "a parquet file: a teacher corpus (manaka teacher convert"},
+      {"SAZ2", "manaka saz to-mpk"},
+      {"SQLite format 3", "VPD1"},
+      {"\x28\xB5\x2F\xFD", "zstd -d"},
+  };
+  for (auto [head, hint] : cases) {
+    std::vector<uint8_t> b = encoded(Header{});
+    std::copy(head, head + std::min<size_t>(std::strlen(head), b.size()), b.begin());
+    auto r = decoded(b);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find(hint), std::string::npos) << r.status().message();
+  }
 }
 
 TEST(Header, RefusesUnknownVersions) {

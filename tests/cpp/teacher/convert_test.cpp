@@ -207,10 +207,14 @@ TEST(Convert, ColumnsAreMappedByName) {
   auto o = options({fixture()}, dir.path("out.mpk"));
   ASSERT_TRUE(o.columns.set("cp=score").ok());
   auto s = convert(o);
-  ASSERT_TRUE(s.ok()) << s.status().message();
-  // No "score" key anywhere: every row misses its root score.
-  EXPECT_EQ(s->records_written, 0u);
-  EXPECT_EQ(s->refused[size_t(Refusal::MissingValue)], 14u);
+  // No "score" key anywhere: every row misses its root score, and a
+  // conversion that keeps no row fails, naming the first, and writes nothing.
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("every row was refused (14), so no stream was written; the first: "),
+            std::string::npos)
+      << s.status().message();
+  EXPECT_NE(s.status().message().find("missing_value"), std::string::npos) << s.status().message();
+  EXPECT_FALSE(std::filesystem::exists(dir.path("out.mpk")));
 
   EXPECT_EQ(o.columns.set("score").message(),
             "--column \"score\": expected NAME=COLUMN, e.g. cp=score (NAME is one of sfen, ply, side, cp, "

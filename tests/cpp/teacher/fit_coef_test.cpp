@@ -1,6 +1,7 @@
 // fit_eval_coef recovers the coefficient results were simulated with, inside
 // its interval; the interval widens when a game's rows share one result; the
-// corpus reader turns results to the side to move and leaves mates out.
+// corpus reader turns results to the side to move and leaves mates out; the
+// outer calibration bins are labelled open-ended.
 #include "teacher/fit_coef.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <random>
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 namespace manaka::teacher {
@@ -100,6 +102,21 @@ TEST(FitCoef, CalibrationBinsCountTheRows) {
   EXPECT_DOUBLE_EQ(fit->bins[2].mean_score, 2.0 / 3.0);
   EXPECT_EQ(fit->bins[3].rows, 2);
   EXPECT_DOUBLE_EQ(fit->bins[3].lo, 100.0);
+  // The outer bins are open-ended: they hold -2500 and 2500.
+  EXPECT_TRUE(std::isinf(fit->bins[0].lo) && fit->bins[0].lo < 0);
+  EXPECT_TRUE(std::isinf(fit->bins[3].hi) && fit->bins[3].hi > 0);
+  EXPECT_DOUBLE_EQ(fit->bins[1].lo, -100.0);
+  FitCoefSummary s;
+  s.fit = *fit;
+  const std::string text = format_fit(s);
+  EXPECT_NE(text.find("\n  (  -inf,   -100)         2 "), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  [  -100,      0)         1 "), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  [   100,   +inf)         2 "), std::string::npos) << text;
+  const auto bins = nlohmann::json::parse(fit_json(s))["calibration"];
+  EXPECT_TRUE(bins[0]["lo"].is_null());
+  EXPECT_EQ(bins[0]["hi"], -100.0);
+  EXPECT_EQ(bins[3]["lo"], 100.0);
+  EXPECT_TRUE(bins[3]["hi"].is_null());
 }
 
 TEST(FitCoef, RefusesResultsThatFallWithCp) {

@@ -58,6 +58,7 @@ GenerateOptions fake_run(const std::string& output, std::vector<std::string> arg
   o.output = output;
   o.games = games;
   o.max_plies = max_plies;
+  o.workers = 1;  // the fakes' crash and stall markers count one engine's goes
   return o;
 }
 

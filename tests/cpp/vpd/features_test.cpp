@@ -40,6 +40,15 @@ TEST(GamePly, FromFullmoveAndSide) {
   EXPECT_EQ(game_ply(chess::Position::startpos()), 0);
 }
 
+TEST(GamePly, FenAtPlyGivesTheFullmoveBack) {
+  for (const char* fen : {"4k3/8/8/8/8/8/8/R3K3 w Q - 0 40", "4k3/8/8/8/8/8/8/R3K3 b Q - 3 40"}) {
+    auto pos = chess::Position::from_fen(fen);
+    ASSERT_TRUE(pos.ok());
+    EXPECT_EQ(fen_at_ply(pos->normalized_fen(), game_ply(*pos)), fen);
+  }
+  EXPECT_EQ(fen_at_ply(chess::Position::startpos().normalized_fen(), 0), chess::Position::startpos().fen());
+}
+
 TEST(Features, StartPosition) {
   const Features f = features_of(chess::Position::startpos());
   EXPECT_EQ(f.fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
