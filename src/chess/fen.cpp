@@ -10,6 +10,7 @@
 // fullmove number 1 (a four-field EPD-style FEN); five fields are refused.
 
 #include "chess/position.h"
+#include "core/text.h"
 
 namespace manaka::chess {
 namespace {
@@ -69,7 +70,7 @@ class Parser {
   }
 
  private:
-  std::string prefix() const { return "fen \"" + std::string(text_) + "\": "; }
+  std::string prefix() const { return "fen \"" + excerpt(text_) + "\": "; }
   Status error(size_t at, const std::string& what) const {
     return Status::invalid(prefix() + "offset " + std::to_string(at) + ": " + what);
   }

@@ -25,6 +25,7 @@ struct SelfPlayArgs {
   selfplay::ShogiSelfPlayOptions o;
   std::string checkpoint;
   std::string device = "auto";
+  int torch_threads = 1;  // the search's batches are too small to split (docs/conventions.md)
   bool json = false;
   bool quiet = false;
 };
@@ -36,6 +37,7 @@ void run(const SelfPlayArgs& a) {
   nlohmann::ordered_json j = {
       {"game", "shogi"}, {"checkpoint", a.checkpoint}, {"output", a.o.output}, {"games", a.o.games},
       {"max_plies", a.o.max_plies}, {"saz", a.o.saz}, {"overwrite", a.o.overwrite}, {"device", a.device},
+      {"torch_threads", a.torch_threads},
       {"json", a.json}, {"quiet", a.quiet},
       {"search", {{"simulations", s.simulations}, {"c_puct", s.c_puct}, {"dirichlet_alpha", s.dirichlet_alpha},
                   {"dirichlet_epsilon", s.dirichlet_epsilon}, {"temperature", s.temperature},
@@ -73,6 +75,10 @@ void add_shogi_selfplay(CLI::App* parent) {
       ->capture_default_str()->transform(checks::integer(0, 1'000'000));
   cmd->add_option("--seed", s.seed, "seed of the noise and the move choices")->capture_default_str()->transform(checks::seed());
   cmd->add_option("--device", a->device, "torch device for the network (auto: cuda when there is one)")->capture_default_str();
+  cmd->add_option("--torch-threads", a->torch_threads,
+                  "torch's CPU threads for the network (0: torch's own count, which collapses on a shared CPU)")
+      ->capture_default_str()
+      ->transform(checks::integer(0, 1024));
   cmd->add_flag("--exact-batches", s.exact_batches,
                 "each search round its own network call: the same bytes for any --threads even on a CPU network "
                 "(slower on a GPU)");

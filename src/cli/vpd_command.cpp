@@ -22,6 +22,7 @@
 #include "cli/checks.h"
 #include "cli/commands.h"
 #include "core/splitmix64.h"
+#include "core/text.h"
 #include "vpd/build.h"
 #include "vpd/database.h"
 #include "vpd/ingest.h"
@@ -96,14 +97,25 @@ void add_sample(CLI::App& parent) {
   auto* seed = cmd->add_option("--seed", a->seed, "draw keys from this seed (default: a random one)")
                    ->transform(checks::seed());
   cmd->add_option("file", a->file, "a .vpd file")->required();
-  cmd->add_option("-n,--count", a->count, "FENs to print")
+  cmd->add_option("-n,--count", a->count, "FENs to print, drawn with replacement; at most the file's row count")
       ->capture_default_str()
       ->transform(checks::unsigned_integer(1));
-  cmd->footer("Each FEN's fullmove number is its row's ply / 2 + 1; the stored fen column has 1.");
+  cmd->footer("Each FEN's fullmove number is its row's ply / 2 + 1; the stored fen column has 1.\n"
+              "Without --seed a random seed is drawn and printed on stderr, so the draw can be repeated.");
   cmd->callback([a, seed] {
     auto file = vpd::VpdFile::open(a->file);
     exit_on_error(file.status());
-    SplitMix64 rng(seed->count() ? a->seed : (uint64_t(std::random_device{}()) << 32 | std::random_device{}()));
+    // More draws than rows is a count typed wrong (it printed until killed).
+    auto rows = file->rows();
+    exit_on_error(rows.status());
+    if (a->count > *rows)
+      exit_on_error(Status::usage("vpd sample: -n " + std::to_string(a->count) + " is more than the " +
+                                  std::to_string(*rows) + " rows of " + a->file));
+    if (!seed->count()) {
+      a->seed = uint64_t(std::random_device{}()) << 32 | std::random_device{}();
+      std::fprintf(stderr, "vpd sample: --seed %llu\n", ull(a->seed));
+    }
+    SplitMix64 rng(a->seed);
     std::string out;
     for (uint64_t i = 0; i < a->count; ++i) {
       auto fen = file->fen_at_key(rng.next() >> 1);

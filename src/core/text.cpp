@@ -106,4 +106,11 @@ std::string json_text(const nlohmann::ordered_json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
+std::string excerpt(std::string_view s, size_t limit) {
+  if (s.size() <= limit) return printable(s);
+  size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return printable(s.substr(0, cut)) + "... (" + std::to_string(s.size()) + " bytes)";
+}
+
 }  // namespace manaka

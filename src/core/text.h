@@ -17,6 +17,10 @@ namespace manaka {
 // "\xe9". Printable text passes unchanged.
 std::string printable(std::string_view s);
 
+// An input quoted in a message: printable(s) when it is short, else its first
+// `limit` bytes and "... (N bytes)", so a 100 KB line does not fill a log.
+std::string excerpt(std::string_view s, size_t limit = 120);
+
 // The shortest text that reads back as the same value ("100", "57.5",
 // "756.0865"): for footers, headers and messages that quote a number.
 std::string number_text(double v);

@@ -10,6 +10,7 @@
 #include <array>
 #include <iterator>
 
+#include "core/text.h"
 #include "shogi/position.h"
 
 namespace manaka::shogi {
@@ -124,7 +125,7 @@ class Parser {
   }
 
  private:
-  std::string prefix() const { return "sfen \"" + std::string(text_) + "\": "; }
+  std::string prefix() const { return "sfen \"" + excerpt(text_) + "\": "; }
   Status error(size_t at, const std::string& what) const {
     return Status::invalid(prefix() + "offset " + std::to_string(at) + ": " + what);
   }

@@ -29,6 +29,8 @@ LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 # (`docs/mpk1.md`, src/fold/README.md).
 PAGE = re.compile(r"(?<![\w./-])((?:docs|src|models|tests|bench|scripts)/[\w./-]*\.md)\b")
 FENCE = re.compile(r"^\s*(```|~~~)")
+# The design documents and the tracker are not shipped either: "the spec's 3", "issue 13's".
+UNSHIPPED = re.compile(r"(?i)\b(?:the|its|a) spec\b|\bspec's\b|\bissues? \d+")
 
 
 def markdown_files():
@@ -60,6 +62,9 @@ def dangling(md_path, text):
         if "shared/spec" in line:
             problems.append(f"{n}: cites shared/spec, which the repository does not ship")
     for n, line in prose_lines(text):
+        cited = UNSHIPPED.search(line)
+        if cited and "shared/spec" not in line:
+            problems.append(f"{n}: cites {cited.group(0)!r}, which a reader does not have")
         for target in LINK.findall(line):
             if re.match(r"(?i)(https?:|mailto:|#)", target):
                 continue
@@ -87,9 +92,10 @@ def test_the_check_catches_a_dangling_citation():
     text = ("Spec: `shared/spec/mpk1-training-data-formats.txt`.\n"
             "See [the layout](mpk1.md#layout), [a figure](report.png), [a missing page](nowhere.md),\n"
             "[outside](../../elsewhere.md), [web](https://example.org/x.md), [here](#top), `docs/gone.md`.\n"
-            "```\n[in code](not-checked.md)\n```\n")
+            "```\n[in code](not-checked.md)\n```\n"
+            "The default is the spec's 3 (issue 13).\n")
     problems = dangling(page, text)
-    assert [p.split(":")[0] for p in problems] == ["1", "2", "3", "3"]
+    assert [p.split(":")[0] for p in problems] == ["1", "2", "3", "3", "7"]
     assert "nowhere.md" in problems[1] and "leaves the repository" in problems[2] and "docs/gone.md" in problems[3]
 
 

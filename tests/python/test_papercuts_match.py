@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import types
 from pathlib import Path
@@ -201,3 +202,14 @@ def test_shogi_selfplays_runner_sets_1_torch_thread(monkeypatch: pytest.MonkeyPa
     with pytest.raises(Loaded):
         selfplay.run({"checkpoint": "c.pt", "game": "shogi", "device": "cpu", "torch_threads": 0})
     assert threads == [1]  # 0: torch's own count, nothing set
+
+
+def test_native_shogi_selfplay_and_the_refine_config_default_to_1_torch_thread() -> None:
+    import subprocess
+    import tomllib
+
+    manaka_bin = os.environ.get("MANAKA_BIN") or str(Path(sys.executable).with_name("manaka"))
+    out = subprocess.run([manaka_bin, "shogi", "selfplay", "--help"], capture_output=True, text=True)
+    assert out.returncode == 0 and "--torch-threads INT:in 0..1024=1" in out.stdout
+    config = Path(__file__).resolve().parents[2] / "configs" / "chess-refine.toml"
+    assert tomllib.loads(config.read_text())["torch_threads"] == 1

@@ -58,3 +58,17 @@ def test_address_auto_without_a_cluster_is_one_clear_line(tmp_path: Path, no_ray
     assert last.startswith("python -m manaka.ray pack: --address auto: no Ray cluster runs on this node"), last
     assert "Traceback" not in failed.stderr
     assert not out.parent.exists() or not list(out.parent.iterdir())
+
+
+def test_a_failed_task_is_one_line_without_colour_codes(tmp_path: Path, no_ray_env: dict) -> None:
+    good = Path(make_streams(tmp_path, (1,), 100)[0])
+    bad = tmp_path / "bad.mpk"
+    bad.write_bytes(good.read_bytes()[:24] + b"\xff" * 300)  # the header, then no record that parses
+    out = tmp_path / "out" / "train"
+    failed = ray_pack([str(bad), "-o", str(out), *PACK], no_ray_env)
+    assert failed.returncode == 1, failed.stderr
+    last = failed.stderr.strip().splitlines()[-1]
+    assert last.startswith("python -m manaka.ray pack: a task failed (its retries spent): InvalidDataError: "), last
+    assert "bad.mpk: record 0" in last, last
+    assert "\x1b[" not in failed.stderr and "Traceback" not in failed.stderr
+    assert not out.parent.exists() or not list(out.parent.glob("train-*.parquet"))

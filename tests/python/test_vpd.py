@@ -209,11 +209,11 @@ def test_sample_prints_the_fen_the_game_had(corpus):
     # A stored FEN has fullmove number 1; sample prints its row's ply // 2 + 1,
     # which is python-chess's FEN of the game at that ply.
     by_fen = {r["fen"]: r for r in rows(corpus["out"])}
-    proc = subprocess.run([MANAKA, "vpd", "sample", str(corpus["out"]), "--count", "300", "--seed", "3"],
+    proc = subprocess.run([MANAKA, "vpd", "sample", str(corpus["out"]), "--count", "200", "--seed", "3"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     drawn = proc.stdout.splitlines()
-    assert len(drawn) == 300 and len(set(drawn)) > 50
+    assert len(drawn) == 200 and len(set(drawn)) > 50
     for line in set(drawn):
         r = by_fen[" ".join(line.split()[:5] + ["1"])]
         game = corpus["numbered"][r["game_number"]][0]
@@ -221,8 +221,8 @@ def test_sample_prints_the_fen_the_game_had(corpus):
         for move in list(game.mainline_moves())[:r["ply"]]:
             replay.push(move)
         assert line == replay.fen() and replay.fullmove_number == r["ply"] // 2 + 1, (line, r["ply"])
-    assert sum(not line.endswith(" 1") for line in drawn) > 200
-    again = subprocess.run([MANAKA, "vpd", "sample", str(corpus["out"]), "--count", "300", "--seed", "3"],
+    assert sum(not line.endswith(" 1") for line in drawn) > 130
+    again = subprocess.run([MANAKA, "vpd", "sample", str(corpus["out"]), "--count", "200", "--seed", "3"],
                            capture_output=True, text=True)
     assert again.stdout == proc.stdout
 
@@ -252,3 +252,18 @@ def test_no_position_exits_nonzero_and_leaves_no_file(tmp_path):
         assert proc.returncode == 1, (source, proc.stdout)
         assert source.name in proc.stderr and "no position" in proc.stderr, proc.stderr
         assert sorted(p.name for p in tmp_path.iterdir()) == ["random.bin", "refused.pgn"]
+
+
+def test_sample_refuses_more_draws_than_rows_and_prints_its_seed(corpus):
+    n = len(rows(corpus["out"]))
+    proc = subprocess.run([MANAKA, "vpd", "sample", str(corpus["out"]), "-n", "99999999999"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert f"-n 99999999999 is more than the {n} rows of {corpus['out']}" in proc.stderr
+    # Without --seed the drawn seed is printed, and giving it back repeats the draw.
+    proc = subprocess.run([MANAKA, "vpd", "sample", str(corpus["out"]), "-n", "20"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    seed = proc.stderr.split("--seed ")[1].split()[0]
+    again = subprocess.run([MANAKA, "vpd", "sample", str(corpus["out"]), "-n", "20", "--seed", seed],
+                           capture_output=True, text=True)
+    assert again.returncode == 0 and again.stdout == proc.stdout and again.stderr == ""

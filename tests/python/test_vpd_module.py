@@ -83,12 +83,14 @@ def test_sample_wraps_around_like_sql(built: Path) -> None:
     con = sqlite3.connect(built)
     keys = sorted(k for (k,) in con.execute("SELECT random_key FROM positions"))
     # The draws of `manaka vpd sample --seed 11`: the same rows in the same order
-    # (it prints the FEN with the fullmove number of the row's ply).
+    # (it prints the FEN with the fullmove number of the row's ply). The command
+    # draws at most the file's rows; the API as many as asked.
     ids = f.sample_ids(400, 11)
-    proc = subprocess.run([MANAKA, "vpd", "sample", str(built), "-n", "400", "--seed", "11"],
+    proc = subprocess.run([MANAKA, "vpd", "sample", str(built), "-n", str(len(keys)), "--seed", "11"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    cols = f.sample(400, 11)
+    cols = f.sample(len(keys), 11)
+    assert f.sample_ids(len(keys), 11).tolist() == ids.tolist()[:len(keys)]
     assert [" ".join(fen.split()[:5] + [str(ply // 2 + 1)]) for fen, ply in zip(cols["fen"], cols["ply"])] == (
         proc.stdout.splitlines())
     # Each draw is the row with the smallest key >= the drawn key, or the smallest key overall.

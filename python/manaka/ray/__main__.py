@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import Optional, Sequence
 
 import ray
 
+from manaka import Error as ManakaError
 from manaka.ray import corpus_job, pack_job, selfplay_job, teacher_job
 
 JOBS = {"pack": pack_job, "teacher-generate": teacher_job, "chess-corpus": corpus_job, "selfplay": selfplay_job}
@@ -37,6 +39,21 @@ def connect(address: Optional[str]) -> None:
         raise ConnectError(f"{named}: {hint}") from e
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def failure_line(e: BaseException) -> str:
+    """One line for a job that failed: a task's own error (its retries spent) rather than Ray's
+    traceback of it, without colour codes, so a log holds what went wrong and where."""
+    if isinstance(e, ray.exceptions.RayTaskError):
+        # Ray raises an instance of both RayTaskError and the cause's class, whose str is Ray's traceback.
+        cause = getattr(e, "cause", None) or e
+        what = f"a task failed (its retries spent): {type(cause).__name__}: {cause}"
+    else:
+        what = f"{type(e).__name__}: {e}"
+    return " ".join(_ANSI.sub("", what).split())
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m manaka.ray", description="manaka's long jobs as Ray tasks")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -49,6 +66,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                        help="auto: the cluster `ray start` made on this node; local: a Ray of this process; "
                             "or HOST:PORT (default: RAY_ADDRESS's cluster, else a local Ray)")
     args = parser.parse_args(argv)
+    if not sys.stderr.isatty():
+        os.environ.setdefault("RAY_COLOR_PREFIX", "0")  # Ray's forwarded worker lines, uncoloured in a log
     try:
         connect(args.address)
     except ConnectError as e:
@@ -56,6 +75,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     try:
         return int(JOBS[args.command].run(args))
+    except (ray.exceptions.RayTaskError, ManakaError, OSError, ValueError) as e:
+        print(f"python -m manaka.ray {args.command}: {failure_line(e)}", file=sys.stderr)
+        return 1
     finally:
         ray.shutdown()
 

@@ -112,6 +112,13 @@ TEST(Fen, RefusesBoardSyntaxWithOffsetAndExpectation) {
   EXPECT_EQ(refusal(" \n"), "fen \" \n\": offset 0: expected a board, got the end");
 }
 
+TEST(Fen, AHugeInputIsQuotedShort) {
+  std::string s = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 " + std::string(100'000, 'x');
+  std::string why = refusal(s);
+  EXPECT_LT(why.size(), 300u) << why.substr(0, 300);
+  EXPECT_NE(why.find("... (100057 bytes)\": "), std::string::npos) << why.substr(0, 300);
+}
+
 TEST(Fen, RefusesOtherFieldsWithOffsetAndExpectation) {
   const std::string board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";  // offsets 0..42
   auto with = [&](const std::string& rest) { return board + rest; };

@@ -27,5 +27,12 @@ TEST(Text, JsonNeverThrowsOnBytesThatAreNotUtf8) {
   EXPECT_EQ(json_text(o, 2), "{\n  \"esc\": \"a\\u001b\"\n}");
 }
 
+TEST(Text, ExcerptCutsALongInputAndSaysHowLongItWas) {
+  EXPECT_EQ(excerpt("short\x1b"), "short\\x1b");
+  EXPECT_EQ(excerpt(std::string(100'000, 'p'), 8), "pppppppp... (100000 bytes)");
+  // A cut inside a UTF-8 character moves back to its start.
+  EXPECT_EQ(excerpt("ab\xe5\xb0\x86" "cd", 3), "ab... (7 bytes)");
+}
+
 }  // namespace
 }  // namespace manaka

@@ -108,6 +108,13 @@ TEST(Sfen, RefusesSyntaxWithOffsetAndExpectation) {
   EXPECT_EQ(refusal(""), expected("", "offset 0: expected a board, got the end"));
 }
 
+TEST(Sfen, AHugeInputIsQuotedShort) {
+  std::string s = std::string(START) + " " + std::string(100'000, 'x');
+  std::string why = refusal(s);
+  EXPECT_LT(why.size(), 300u) << why.substr(0, 300);
+  EXPECT_NE(why.find("... (" + std::to_string(s.size()) + " bytes)\": "), std::string::npos) << why.substr(0, 300);
+}
+
 TEST(Sfen, RefusesPositionsThatBreakTheRules) {
   std::string s = "8k/9/9/9/9/9/9/9/9 b - 1";
   EXPECT_EQ(refusal(s), expected(s, "Black has no king"));
