@@ -37,7 +37,7 @@ from manaka._atomic import json_text, write_json_atomically
 from manaka._output import check_outputs
 
 __all__ = ["load_network", "load_policy", "load_evaluator", "policy_player", "search_player", "format_summary",
-           "elo_text", "move_ms", "set_torch_threads", "DEFAULT_TORCH_THREADS", "main"]
+           "elo_text", "move_ms", "shogi_player", "set_torch_threads", "DEFAULT_TORCH_THREADS", "main"]
 
 # planes (20, 8, 8) int8 -> policy logits (4672,) over chess.move_index.
 PolicyFn = Callable[[np.ndarray], np.ndarray]
@@ -319,6 +319,25 @@ def shogi_policy_player(net: Any, device: str = "cpu") -> Callable[[list], str]:
     return play
 
 
+def shogi_player(checkpoint: str, simulations: int, *, seed: int = 0, batch_size: int = 16, c_puct: float = 1.5,
+                 threads: int = 1, device: str = "cpu") -> Callable[[list], str]:
+    """The shogi checkpoint's player for ``play_shogi_match``: the search with ``simulations`` a move, or the raw
+    policy's best move with 0. InvalidDataError when the file is not a shogi checkpoint."""
+    from manaka.selfplay import load_network as load_shogi_network
+
+    try:
+        net = load_shogi_network(checkpoint, "shogi", device)
+    except (OSError, pickle.UnpicklingError, RuntimeError, KeyError) as e:
+        raise InvalidDataError(f"{checkpoint}: not a shogi checkpoint of manaka.train ({type(e).__name__})") \
+            from None
+    if simulations > 0:
+        from manaka import search
+
+        return shogi_search_player(search.torch_evaluator(net, device), simulations, seed=seed,
+                                   batch_size=batch_size, threads=threads, c_puct=c_puct)
+    return shogi_policy_player(net, device)
+
+
 def _shogi_summary(s: Dict[str, Any]) -> str:
     elo = f"UCI_Elo {s['engine_elo']}" if s["engine_elo"] is not None else "full strength"
     lines = [
@@ -348,20 +367,8 @@ def _shogi_main(args: argparse.Namespace) -> int:
     simulations = args.simulations if args.simulations is not None else int(play.get("simulations", 0))
     batch = args.search_batch if args.search_batch is not None else int(play.get("batch_size", 16))
     c_puct = args.c_puct if args.c_puct is not None else float(play.get("c_puct", 1.5))
-    from manaka.selfplay import load_network as load_shogi_network
-
-    try:
-        net = load_shogi_network(args.checkpoint, "shogi", args.device)
-    except (OSError, pickle.UnpicklingError, RuntimeError, KeyError) as e:
-        raise InvalidDataError(f"{args.checkpoint}: not a shogi checkpoint of manaka.train ({type(e).__name__})") \
-            from None
-    if simulations > 0:
-        from manaka import search
-
-        player = shogi_search_player(search.torch_evaluator(net, args.device), simulations, seed=args.seed,
-                                     batch_size=batch, threads=args.search_threads, c_puct=c_puct)
-    else:
-        player = shogi_policy_player(net, args.device)
+    player = shogi_player(args.checkpoint, simulations, seed=args.seed, batch_size=batch, c_puct=c_puct,
+                          threads=args.search_threads, device=args.device)
     total = args.num_games
 
     def progress(game: Dict[str, Any], score: Dict[str, Any]) -> None:

@@ -47,8 +47,8 @@ movetime = 0.01
 """
 
 
-def write_config(tmp: Path, **changes: str) -> Path:
-    text = TINY.format(run=tmp / "run", model=tmp / "models" / "tiny.pt")
+def write_config(tmp: Path, template: str = TINY, model: str = "tiny.pt", **changes: str) -> Path:
+    text = template.format(run=tmp / "run", model=tmp / "models" / model)
     for old, new in changes.items():
         assert old in text
         text = text.replace(old, new)

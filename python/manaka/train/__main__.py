@@ -4,9 +4,10 @@
     python -m manaka.train pretrain --game shogi --config FILE [--corpus SHARDS] [--validation SHARDS] ...
     python -m manaka.train [train] --game chess --config FILE [--resume-from pretrained.pt] [--run-dir DIR] ...
     python -m manaka.train recipe --config configs/chess-cpu.toml [--run-dir DIR]
+    python -m manaka.train recipe --config configs/shogi-cpu.toml [--run-dir DIR]
 
-``pretrain`` is phase 2 (pretrain.py; shogi: docs/shogi-training.md); ``train`` (the word may be left out,
-as the spec spells it) is phase 3, the refinement (refine.py). Options given
+``pretrain`` is phase 2 (pretrain.py; shogi: docs/shogi-training.md); ``train`` (the word may be left
+out) is phase 3, the refinement (refine.py). Options given
 on the command line replace the config's keys. The summary (a JSON object)
 goes to stdout, progress and messages to stderr; a bad configuration, corpus
 or checkpoint exits with status 2 and one line naming the problem.
@@ -73,10 +74,12 @@ def _parser() -> argparse.ArgumentParser:
     ref.add_argument("--device", help="auto, cpu, cuda, cuda:1, mps (replaces the config's device)")
     ref.add_argument("--metrics", help="JSON-lines metrics file, '' for none (replaces the config's metrics)")
     rec = sub.add_parser("recipe", help="the whole recipe: corpus, pre-training, optional refinement, evaluation",
-                         description="Corpus, pre-training, the optional refinement and the evaluation against "
-                                     "Stockfish, each phase skipped when complete and continued when interrupted "
-                                     "(docs/chess-training.md, \"The recipe\"). Re-run the same command to resume.")
-    rec.add_argument("--config", required=True, help="TOML recipe (configs/chess-cpu.toml)")
+                         description="Corpus, pre-training, the optional refinement (chess) and the evaluation "
+                                     "against Stockfish or fairy-stockfish, each phase skipped when complete and "
+                                     "continued when interrupted (docs/chess-training.md and "
+                                     "docs/shogi-training.md, \"The recipe\"). Re-run the same command to resume.")
+    rec.add_argument("--config", required=True,
+                     help="TOML recipe (configs/chess-cpu.toml; configs/shogi-cpu.toml: its top-level game)")
     rec.add_argument("--run-dir", help="where every phase writes (replaces the config's run_dir)")
     rec.add_argument("--model-out", help="copy the network here as a small checkpoint (replaces model_out)")
     rec.add_argument("--device", help="torch device of pre-training (replaces pretrain.device)")

@@ -1,22 +1,27 @@
-"""The whole chess recipe in one resumable command (docs/chess-training.md, "The recipe")::
+"""The whole recipe in one resumable command, for either game (docs/chess-training.md and
+docs/shogi-training.md, "The recipe")::
 
     python -m manaka.train recipe --config configs/chess-cpu.toml
+    python -m manaka.train recipe --config configs/shogi-cpu.toml
 
 Phases, in order, each skipped when its output is complete and continued
 when it was interrupted:
 
-1. corpus: ``manaka chess corpus`` into ``<run_dir>/corpus`` (the command
-   itself continues a stopped corpus from its manifest and refuses a
-   directory made with other options);
+1. corpus: chess: ``manaka chess corpus`` into ``<run_dir>/corpus`` (the
+   command itself continues a stopped corpus from its manifest and refuses a
+   directory made with other options); shogi: fairy-stockfish's teacher
+   games, converted and packed into ``<run_dir>/shards/train`` and
+   ``shards/val`` (``shogi_corpus.py``);
 2. pretrain: ``manaka.train.pretrain`` into ``<run_dir>/pretrained.pt``
    (``--resume`` semantics: an interrupted run continues at the epoch after
    its last completed one; a finished one is skipped);
 3. refine (only with a ``[refine]`` table): the AlphaZero refinement in
    ``<run_dir>/refine`` from pretrained.pt, resumed from its newest
    iteration like ``python -m manaka.train train``;
-4. eval: for each Elo, ``games`` games against Stockfish in chunks of
-   ``chunk_games`` (``<run_dir>/eval/<match>/elo_NNNN/chunk_NNN.json`` and
-   ``.pgn``, each written whole); a chunk already written is not played
+4. eval: for each Elo, ``games`` games against Stockfish (shogi:
+   fairy-stockfish) in chunks of ``chunk_games``
+   (``<run_dir>/eval/<match>/elo_NNNN/chunk_NNN.json`` and ``.pgn``, shogi's
+   ``chunk_NNN/<n>.csa``, each written whole); a chunk already written is not played
    again. ``<match>`` names the network and the settings of both sides
    (``pretrained-sims400-batch16-cpuct1.5-movetime0.05``), so a chunk is
    never counted for another network or other settings.
@@ -43,8 +48,9 @@ from typing import Any, Callable, Optional, TextIO, Union
 from manaka._atomic import write_json_atomically
 from manaka.train.config import (ConfigError, PlayConfig, PretrainConfig, RefineConfig, _build, _check, _check_refine,
                                  _read_toml, config_to_dict)
+from manaka.train.shogi_corpus import ShogiCorpusPhase, check_shogi_corpus, run_shogi_corpus
 
-__all__ = ["CorpusPhase", "EvalPhase", "RecipeConfig", "RecipeError", "load_recipe_config", "recipe_config_from_dict",
+__all__ = ["CorpusPhase", "EvalPhase", "RecipeConfig", "ShogiCorpusPhase", "RecipeError", "load_recipe_config", "recipe_config_from_dict",
            "run_recipe", "slim_checkpoint"]
 
 PathLike = Union[str, os.PathLike]
@@ -80,20 +86,29 @@ class EvalPhase:
     chunk_games: int = 10          # games per resumable chunk (even: both colours of each opening)
     torch_threads: int = 1         # torch's CPU threads while searching (1: small batches run best)
     workers: int = 1               # chunks played at once, each in a process of its own (a core each)
-    engine: str = "/usr/games/stockfish"
+    engine: str = ""               # "": /usr/games/stockfish (chess), /usr/games/fairy-stockfish (shogi)
+    max_plies: int = 320           # shogi: a game reaching this ply is a draw (chess ends by its own rules)
+
+
+_ENGINES = {"chess": "/usr/games/stockfish", "shogi": "/usr/games/fairy-stockfish"}
+
+
+def eval_engine(config: "RecipeConfig") -> str:
+    return config.eval.engine or _ENGINES[config.game]
 
 
 @dataclass
 class RecipeConfig:
+    game: str = "chess"            # chess or shogi: the corpus phase's kind, pretrain.game, the eval's engine
     run_dir: str = "runs/chess-cpu"
     model_out: str = ""            # the network's slim checkpoint is copied here when done ("" copies none)
-    corpus: CorpusPhase = field(default_factory=CorpusPhase)
+    corpus: Union[CorpusPhase, ShogiCorpusPhase] = field(default_factory=CorpusPhase)
     pretrain: PretrainConfig = field(default_factory=PretrainConfig)
     eval: EvalPhase = field(default_factory=EvalPhase)
     refine: Optional[RefineConfig] = None  # a [refine] table turns the phase on
 
 
-_OWN_PRETRAIN_KEYS = ("corpus", "output", "metrics")  # the recipe's, under run_dir
+_OWN_PRETRAIN_KEYS = ("corpus", "validation", "output", "metrics", "game")  # the recipe's, under run_dir
 
 
 def recipe_config_from_dict(data: dict) -> RecipeConfig:
@@ -101,14 +116,27 @@ def recipe_config_from_dict(data: dict) -> RecipeConfig:
     data = dict(data)
     for key in _OWN_PRETRAIN_KEYS:
         if key in data.get("pretrain", {}):
-            raise ConfigError(f"'pretrain.{key}' is the recipe's own (under run_dir); leave it out")
+            raise ConfigError(f"'pretrain.{key}' is the recipe's own (under run_dir; the game: the top-level "
+                              "'game'); leave it out")
+    game = data.get("game", "chess")
+    if game not in _ENGINES:
+        raise ConfigError(f"'game' must be chess or shogi, got {game!r}")
+    corpus_table = data.pop("corpus", {})
+    if not isinstance(corpus_table, dict):
+        raise ConfigError("'corpus' must be a table")
     refine_table = data.pop("refine", None)
     if refine_table is not None and not isinstance(refine_table, dict):
         raise ConfigError("'refine' must be a table")
     if refine_table is not None and "run_dir" in refine_table:
         raise ConfigError("'refine.run_dir' is the recipe's own (run_dir/refine); leave it out")
     config: RecipeConfig = _build(RecipeConfig, data, "")
+    config.corpus = _build(ShogiCorpusPhase if game == "shogi" else CorpusPhase, corpus_table, "corpus.")
+    # The shards' paths stand in until the run directory is known; _check wants shogi's validation named.
+    config.pretrain = dataclasses.replace(config.pretrain, game=game,
+                                          validation="shards/val" if game == "shogi" else "")
     _check(config.pretrain)
+    if refine_table is not None and game == "shogi":
+        raise ConfigError("'refine' is for chess (the shogi recipe pre-trains and evaluates)")
     if refine_table is not None:
         refine = _check_refine(_build(RefineConfig, refine_table, "refine."))
         if refine.model != config.pretrain.model:
@@ -120,16 +148,10 @@ def recipe_config_from_dict(data: dict) -> RecipeConfig:
 
 def _check_phases(config: RecipeConfig) -> None:
     c, e = config.corpus, config.eval
-    if c.games < 1:
-        raise ConfigError(f"'corpus.games' must be at least 1, got {c.games}")
-    limits = [name for name, v in (("nodes", c.nodes), ("depth", c.depth), ("movetime", c.movetime)) if v]
-    if len(limits) != 1:
-        raise ConfigError(f"set exactly one of 'corpus.nodes', 'corpus.depth', 'corpus.movetime' (got "
-                          f"{', '.join(limits) or 'none'})")
-    if min(c.nodes, c.depth, c.workers, c.opening_plies) < 0 or c.movetime < 0 or c.shard_size < 1:
-        raise ConfigError("'corpus' values must not be negative (shard_size at least 1)")
-    if config.pretrain.value_score_weight > 0 and not c.scores:
-        raise ConfigError("'pretrain.value_score_weight' > 0 needs 'corpus.scores' = true")
+    if isinstance(c, ShogiCorpusPhase):
+        check_shogi_corpus(c)
+    else:
+        _check_chess_corpus(config, c)
     if e.games < 1 or e.chunk_games < 1:
         raise ConfigError("'eval.games' and 'eval.chunk_games' must be at least 1")
     if not e.elos or not all(isinstance(x, int) and not isinstance(x, bool) for x in e.elos):
@@ -140,6 +162,21 @@ def _check_phases(config: RecipeConfig) -> None:
         raise ConfigError(f"'eval.workers' must be at least 1, got {e.workers}")
     if e.torch_threads < 0:
         raise ConfigError(f"'eval.torch_threads' must be at least 0, got {e.torch_threads}")
+    if e.max_plies < 1:
+        raise ConfigError(f"'eval.max_plies' must be at least 1, got {e.max_plies}")
+
+
+def _check_chess_corpus(config: RecipeConfig, c: CorpusPhase) -> None:
+    if c.games < 1:
+        raise ConfigError(f"'corpus.games' must be at least 1, got {c.games}")
+    limits = [name for name, v in (("nodes", c.nodes), ("depth", c.depth), ("movetime", c.movetime)) if v]
+    if len(limits) != 1:
+        raise ConfigError(f"set exactly one of 'corpus.nodes', 'corpus.depth', 'corpus.movetime' (got "
+                          f"{', '.join(limits) or 'none'})")
+    if min(c.nodes, c.depth, c.workers, c.opening_plies) < 0 or c.movetime < 0 or c.shard_size < 1:
+        raise ConfigError("'corpus' values must not be negative (shard_size at least 1)")
+    if config.pretrain.value_score_weight > 0 and not c.scores:
+        raise ConfigError("'pretrain.value_score_weight' > 0 needs 'corpus.scores' = true")
 
 
 def load_recipe_config(path: PathLike) -> RecipeConfig:
@@ -188,6 +225,8 @@ def _corpus_manifest(out: Path) -> Optional[dict]:
 
 
 def _run_corpus(config: RecipeConfig, run_dir: Path, log: _Log, quiet: bool) -> dict:
+    if isinstance(config.corpus, ShogiCorpusPhase):
+        return run_shogi_corpus(config.corpus, run_dir, _manaka_command(), log, quiet)
     out = run_dir / "corpus"
     c = config.corpus
     manifest = _corpus_manifest(out)
@@ -210,6 +249,11 @@ def _run_corpus(config: RecipeConfig, run_dir: Path, log: _Log, quiet: bool) -> 
 
 
 def _pretrain_config(config: RecipeConfig, run_dir: Path) -> PretrainConfig:
+    if config.game == "shogi":
+        return dataclasses.replace(config.pretrain, corpus=os.fspath(run_dir / "shards" / "train"),
+                                   validation=os.fspath(run_dir / "shards" / "val"),
+                                   output=os.fspath(run_dir / "pretrained.pt"),
+                                   metrics=os.fspath(run_dir / "pretrain-metrics.jsonl"))
     return dataclasses.replace(config.pretrain, corpus=os.fspath(run_dir / "corpus"),
                                output=os.fspath(run_dir / "pretrained.pt"),
                                metrics=os.fspath(run_dir / "pretrain-metrics.jsonl"))
@@ -229,10 +273,14 @@ def _run_pretrain(config: RecipeConfig, run_dir: Path, log: _Log, progress: Opti
         log(f"pretrain: {pc.model.blocks} blocks x {pc.model.channels} channels into {pc.output}")
     result = pretrain(pc, resume=resume, overwrite=not resume, progress=progress)
     best = next((h for h in result.history if h["epoch"] == result.best_epoch), result.history[-1])
-    return {"checkpoint": pc.output, "parameters": result.parameters, "epochs": result.epochs_completed,
-            "best_epoch": result.best_epoch, "val_top1": best["val_top1"], "val_policy_ce": best["val_policy_ce"],
-            "val_value_mse": best["val_value_mse"], "val_outcome_mse": best.get("val_outcome_mse"),
-            "val_positions": best["val_positions"]}
+    out = {"checkpoint": pc.output, "parameters": result.parameters, "epochs": result.epochs_completed,
+           "best_epoch": result.best_epoch, "val_top1": best["val_top1"], "val_policy_ce": best["val_policy_ce"],
+           "val_value_mse": best["val_value_mse"], "val_outcome_mse": best.get("val_outcome_mse"),
+           "val_positions": best["val_positions"]}
+    if "value_sign" in result.data:  # shogi: does the value point the teacher's way (value_sign.py)
+        out["value_sign"] = result.data["value_sign"]
+        out["overlap"] = result.data["overlap"]
+    return out
 
 
 def _run_refine(config: RecipeConfig, run_dir: Path, pretrained: str, log: _Log) -> dict:
@@ -258,8 +306,8 @@ def match_name(checkpoint_path: str, e: EvalPhase, play: PlayConfig) -> str:
             f"-movetime{e.movetime:g}-plies{e.opening_plies}")
 
 
-def _make_player(checkpoint_path: str, e: EvalPhase, play: PlayConfig) -> Callable:
-    """The network's player for play_match, with ``play``'s search settings."""
+def _make_player(game: str, checkpoint_path: str, e: EvalPhase, play: PlayConfig) -> Callable:
+    """The network's player for the game's match, with ``play``'s search settings."""
     from manaka import Error
     from manaka import eval as evaluation
 
@@ -268,6 +316,9 @@ def _make_player(checkpoint_path: str, e: EvalPhase, play: PlayConfig) -> Callab
 
         torch.set_num_threads(e.torch_threads)
     try:
+        if game == "shogi":
+            return evaluation.shogi_player(checkpoint_path, play.simulations, seed=e.seed,
+                                           batch_size=play.batch_size, c_puct=play.c_puct)
         if play.simulations > 0:
             return evaluation.search_player(evaluation.load_evaluator(checkpoint_path), play.simulations,
                                             seed=e.seed, batch_size=play.batch_size, c_puct=play.c_puct)
@@ -276,15 +327,23 @@ def _make_player(checkpoint_path: str, e: EvalPhase, play: PlayConfig) -> Callab
         raise RecipeError(f"eval: {err}") from None
 
 
-def _play_chunk(player: Callable, checkpoint_path: str, e: EvalPhase, elo: int, k: int, n: int, folder: Path) -> dict:
-    """Chunk k of the match at ``elo``: n games, written whole (JSON and PGN); its record."""
+def _play_chunk(game: str, player: Callable, checkpoint_path: str, e: EvalPhase, elo: int, k: int, n: int,
+                folder: Path) -> dict:
+    """Chunk k of the match at ``elo``: n games, written whole (JSON, and PGN or a CSA directory); its record."""
     from manaka import Error, chess
+    from manaka._core import match
 
     started = time.monotonic()
+    name = f"manaka {Path(checkpoint_path).name}"
     try:
-        m = chess.play_match(player, e.engine, n, elo=elo, movetime=e.movetime, seed=e.seed + k,
-                             opening_plies=e.opening_plies, pgn=os.fspath(folder / f"chunk_{k:03d}.pgn"),
-                             overwrite=True, player_name=f"manaka {Path(checkpoint_path).name}")
+        if game == "shogi":
+            m = match.play_shogi_match(player, e.engine, n, elo=elo, movetime=e.movetime, seed=e.seed + k,
+                                       opening_plies=e.opening_plies, max_plies=e.max_plies,
+                                       csa=os.fspath(folder / f"chunk_{k:03d}"), overwrite=True, player_name=name)
+        else:
+            m = chess.play_match(player, e.engine, n, elo=elo, movetime=e.movetime, seed=e.seed + k,
+                                 opening_plies=e.opening_plies, pgn=os.fspath(folder / f"chunk_{k:03d}.pgn"),
+                                 overwrite=True, player_name=name)
     except Error as err:
         # Plain text: a worker's exception crosses to the parent by pickling.
         raise RecipeError(f"eval at UCI_Elo {elo}, chunk {k}: {err}") from None
@@ -298,19 +357,20 @@ def _play_chunk(player: Callable, checkpoint_path: str, e: EvalPhase, elo: int, 
 _worker_player = None  # set in an eval worker process by its first chunk; the parent never sets it
 
 
-def _worker_chunk(checkpoint_path: str, e: EvalPhase, play: PlayConfig, elo: int, k: int, n: int,
+def _worker_chunk(game: str, checkpoint_path: str, e: EvalPhase, play: PlayConfig, elo: int, k: int, n: int,
                   folder: Path) -> dict:
     """_play_chunk in a spawned worker process: its chunks share one network."""
     global _worker_player
     if _worker_player is None:
-        _worker_player = _make_player(checkpoint_path, e, play)
-    return _play_chunk(_worker_player, checkpoint_path, e, elo, k, n, folder)
+        _worker_player = _make_player(game, checkpoint_path, e, play)
+    return _play_chunk(game, _worker_player, checkpoint_path, e, elo, k, n, folder)
 
 
 def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _Log) -> dict:
     from manaka import chess
 
-    e, play = config.eval, config.pretrain.play
+    game, play = config.game, config.pretrain.play
+    e = dataclasses.replace(config.eval, engine=eval_engine(config))
     match = match_name(checkpoint_path, e, play)
     folders = {elo: run_dir / "eval" / match / f"elo_{elo}" for elo in e.elos}
     todo = []
@@ -330,16 +390,16 @@ def _run_eval(config: RecipeConfig, run_dir: Path, checkpoint_path: str, log: _L
         log(f"eval: {len(todo)} chunk(s) on {min(e.workers, len(todo))} worker processes")
         with concurrent.futures.ProcessPoolExecutor(min(e.workers, len(todo)),
                                                     mp_context=multiprocessing.get_context("spawn")) as pool:
-            running = {pool.submit(_worker_chunk, checkpoint_path, e, play, elo, k, n, folders[elo]): (elo, k)
+            running = {pool.submit(_worker_chunk, game, checkpoint_path, e, play, elo, k, n, folders[elo]): (elo, k)
                        for elo, k, n in todo}
             for finished, done in enumerate(concurrent.futures.as_completed(running), 1):
                 elo, k = running[done]
                 # A RecipeError of a worker ends the phase here; the chunks written stay.
                 played(finished, elo, k, done.result())
     elif todo:
-        player = _make_player(checkpoint_path, e, play)
+        player = _make_player(game, checkpoint_path, e, play)
         for finished, (elo, k, n) in enumerate(todo, 1):
-            played(finished, elo, k, _play_chunk(player, checkpoint_path, e, elo, k, n, folders[elo]))
+            played(finished, elo, k, _play_chunk(game, player, checkpoint_path, e, elo, k, n, folders[elo]))
     results = {}
     for elo, folder in folders.items():
         wins = draws = losses = plies = 0
@@ -388,9 +448,17 @@ def format_summary(s: dict) -> str:
 
     lines = [f"corpus: {s['corpus']['games']:,} games, {s['corpus']['positions']:,} positions "
              f"({s['corpus']['engine']}, {s['corpus']['limit']})"]
+    if "validation_games" in s["corpus"]:
+        c = s["corpus"]
+        lines.append(f"shards: {c['rows']:,} training rows, {c['validation_rows']:,} validation rows from "
+                     f"{c['validation_games']:,} games of their own")
     p = s["pretrain"]
     lines.append(f"network: {p['parameters']:,} parameters, {p['epochs']} epoch(s), held-out top-1 "
                  f"{p['val_top1']:.3f}, policy CE {p['val_policy_ce']:.3f}, value MSE {p['val_value_mse']:.3f}")
+    sign = p.get("value_sign")
+    if sign and sign.get("agree") is not None:
+        lines.append(f"value sign: the network agrees with the teacher on {sign['agree']:.3f} of {sign['rows']:,} "
+                     f"held-out positions with |value_q| >= {sign['min_abs']}")
     if s.get("refine"):
         lines.append(f"refine: iterations {s['refine']['first_iteration']}..{s['refine']['last_iteration']}")
     ev = s["eval"]
@@ -409,12 +477,18 @@ def run_recipe(config: RecipeConfig, *, progress: Optional[TextIO] = sys.stderr)
     run_dir = Path(config.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     own = run_dir / "recipe.json"
-    described = {"corpus": dataclasses.asdict(config.corpus),
-                 "pretrain": {k: v for k, v in config_to_dict(config.pretrain).items()
-                              if k not in _OWN_PRETRAIN_KEYS + ("play", "device", "torch_threads", "log_every",
-                                                                "progress_seconds")}}
+    described: dict[str, Any] = {
+        "game": config.game, "corpus": dataclasses.asdict(config.corpus),
+        "pretrain": {k: v for k, v in config_to_dict(config.pretrain).items()
+                     if k not in _OWN_PRETRAIN_KEYS + ("play", "device", "torch_threads", "log_every",
+                                                       "progress_seconds")}}
     if own.exists():
         before = json.loads(own.read_text())
+        if before.get("game", "chess") != config.game:
+            raise RecipeError(f"{run_dir} holds a {before.get('game', 'chess')} recipe's run (recipe.json); give "
+                              "another run_dir")
+        # Keys the recipe took over later (pretrain.game, .validation) were written by older runs: not compared.
+        before["pretrain"] = {k: v for k, v in before.get("pretrain", {}).items() if k not in _OWN_PRETRAIN_KEYS}
         for phase in ("corpus", "pretrain"):
             if before.get(phase) != described[phase]:
                 changed = sorted(k for k in set(before.get(phase, {})) | set(described[phase])

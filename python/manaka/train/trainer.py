@@ -51,7 +51,7 @@ class Trainer:
     def load_from_checkpoint(cls, path: PathLike, device: Union[str, torch.device] = "cpu", *,
                              candidate: bool = False) -> "Trainer":
         """``candidate``: load the checkpoint's own ``candidate_net`` (what a resumed refinement trains on);
-        by default the candidate is a copy of ``best_net``, as the spec's contract has it."""
+        by default the candidate is a copy of ``best_net``, as the checkpoint contract has it."""
         ckpt = checkpoint.load(path)
         missing = {"iteration", "config", "best_net"} - ckpt.keys()
         if candidate and "candidate_net" not in ckpt:
@@ -61,12 +61,13 @@ class Trainer:
         raw = ckpt["config"]
         config: Union[PretrainConfig, RefineConfig] = (
             refine_config_from_dict(raw) if is_refine_config(raw) else config_from_dict(raw))
-        net = PolicyValueNet(config.model)
+        game = getattr(config, "game", "chess")  # a refinement's config is chess's
+        net = PolicyValueNet(config.model, game)
         net.load_state_dict(ckpt["best_net"])
         net.to(device)
         cand = None
         if candidate:
-            cand = PolicyValueNet(config.model)
+            cand = PolicyValueNet(config.model, game)
             cand.load_state_dict(ckpt["candidate_net"])
             cand.to(device)
         return cls(config, net, iteration=int(ckpt["iteration"]), optimizer_state=ckpt.get("optimizer"),
