@@ -66,6 +66,10 @@ openings with colours swapped, games ended by ``outcome(claim_draw=True)``,
 and returns a dict: wins, draws, losses, score, win_rate, elo_diff with
 elo_diff_low / elo_diff_high (95%), passed (win_rate >= 0.50) and every
 game. ``match_score(wins, draws, losses)`` is that arithmetic alone.
+``play_head_to_head(player, opponent, num_games, seed=0, opening_plies=4,
+pgn=None, player_name=..., opponent_name=...)`` plays two such callables
+against each other with the same pairs, openings and rules (a network
+against another); the score is ``player``'s.
 
 ``legal_move_counts(fens)`` counts the legal moves of many FENs in one call
 without the GIL and returns an int32 numpy array.
@@ -107,7 +111,7 @@ from manaka._core.chess import (
     perft,
     read_pgn,
 )
-from manaka._core.match import MAX_ELO, MIN_ELO, PASS_WIN_RATE, match_score, play_match
+from manaka._core.match import MAX_ELO, MIN_ELO, PASS_WIN_RATE, match_score, play_head_to_head, play_match
 
 __all__ = [
     "STARTING_FEN",
@@ -140,6 +144,7 @@ __all__ = [
     "MIN_ELO",
     "MAX_ELO",
     "PASS_WIN_RATE",
+    "play_head_to_head",
     "play_match",
     "match_score",
 ]

@@ -2,6 +2,7 @@
 
     python -m manaka.eval --game chess --checkpoint PATH --num-games 100 \\
         [--elo 1500] [--movetime S] [--simulations N] [--pgn out.pgn]
+    python -m manaka.eval --game chess --checkpoint A.pt --opponent B.pt --num-games 200 [--simulations N]
     python -m manaka.eval --game shogi --checkpoint PATH --num-games 100 \\
         [--engine /usr/games/fairy-stockfish] [--elo N] [--movetime 0.05] [--simulations N] [--csa DIR]
 
@@ -37,7 +38,7 @@ from manaka._atomic import json_text, write_json_atomically
 from manaka._output import check_outputs
 
 __all__ = ["load_network", "load_policy", "load_evaluator", "policy_player", "search_player", "format_summary",
-           "elo_text", "move_ms", "shogi_player", "set_torch_threads", "DEFAULT_TORCH_THREADS", "main"]
+           "elo_text", "format_head_to_head", "move_ms", "shogi_player", "set_torch_threads", "DEFAULT_TORCH_THREADS", "main"]
 
 # planes (20, 8, 8) int8 -> policy logits (4672,) over chess.move_index.
 PolicyFn = Callable[[np.ndarray], np.ndarray]
@@ -220,11 +221,15 @@ def _finite(v: Any) -> bool:
     return isinstance(v, (int, float)) and math.isfinite(v)
 
 
+def _unsigned_zero(v: Any) -> Any:
+    return v + 0.0 if _finite(v) else v  # an even score's Elo is -0.0 in floating point: "+0.0", not "-0.0"
+
+
 def elo_text(s: Dict[str, Any], digits: int = 1) -> str:
     """A score dict's Elo difference and its 95% interval as text, never ``inf``: a score of 0 or 1 has no
     finite Elo ("n/a at score 0"), and an interval bound at a score of 0 or 1 (or null, as the JSON
     writes it) is unbounded on that side ("< +114.4", "> -208.5"; "n/a" when neither bound is finite)."""
-    e, lo, hi = s.get("elo_diff"), s.get("elo_diff_low"), s.get("elo_diff_high")
+    e, lo, hi = (_unsigned_zero(s.get(k)) for k in ("elo_diff", "elo_diff_low", "elo_diff_high"))
     point = f"{e:+.{digits}f}" if _finite(e) else f"n/a at score {s['score']:g}"
     if _finite(lo) and _finite(hi):
         interval = f"{lo:+.{digits}f} .. {hi:+.{digits}f}"
@@ -338,14 +343,16 @@ def shogi_player(checkpoint: str, simulations: int, *, seed: int = 0, batch_size
     return shogi_policy_player(net, device)
 
 
+def _score_lines(s: Dict[str, Any], view: str = "") -> list:
+    """W/D/L, and the score with its interval and the Elo difference."""
+    return [f"games: {s['num_games']}  wins {s['wins']}  draws {s['draws']}  losses {s['losses']}{view}",
+            f"score: {s['score']:.3f} (95%: {s['score_low']:.3f} .. {s['score_high']:.3f})  Elo difference "
+            f"{elo_text(s)}"]
+
+
 def _shogi_summary(s: Dict[str, Any]) -> str:
     elo = f"UCI_Elo {s['engine_elo']}" if s["engine_elo"] is not None else "full strength"
-    lines = [
-        f"engine: {s['engine']} at {elo}, movetime {s['movetime']:g} s",
-        f"games: {s['num_games']}  wins {s['wins']}  draws {s['draws']}  losses {s['losses']}",
-        f"score: {s['score']:.3f} (95%: {s['score_low']:.3f} .. {s['score_high']:.3f})  Elo difference "
-        f"{elo_text(s)}",
-    ]
+    lines = [f"engine: {s['engine']} at {elo}, movetime {s['movetime']:g} s", *_score_lines(s)]
     if s.get("csa"):
         lines.append(f"csa: {s['csa']}/1.csa .. {s['num_games']}.csa")
     return "\n".join(lines)
@@ -394,6 +401,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--game", choices=["chess", "shogi"], default=None,
                    help="the game (default: the one the checkpoint's network plays)")
     p.add_argument("--checkpoint", required=True, help="the network's checkpoint (manaka.train)")
+    p.add_argument("--opponent", metavar="B.pt",
+                   help="chess: play the checkpoint's network against this one instead of an engine, each with "
+                        "its own play settings (--simulations, --search-batch and --c-puct, when given, set both "
+                        "sides); the score is the first network's")
     p.add_argument("--num-games", "--games", dest="num_games", type=int, default=100,
                    help="games to play, in pairs with colours swapped (--games is the same)")
     p.add_argument("--elo", type=int, default=None,
@@ -428,6 +439,60 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _side_settings(checkpoint: str, args: argparse.Namespace) -> Dict[str, Any]:
+    """One side's search settings: --simulations, --search-batch, --c-puct where given, else the checkpoint's
+    play settings (config.play), else 0 simulations (the raw policy), 16 leaves, c_puct 1.5."""
+    play = play_settings(checkpoint) if os.path.isfile(checkpoint) else {}
+    s = {"simulations": args.simulations if args.simulations is not None else int(play.get("simulations", 0)),
+         "search_batch": args.search_batch if args.search_batch is not None else int(play.get("batch_size", 16)),
+         "c_puct": args.c_puct if args.c_puct is not None else float(play.get("c_puct", 1.5))}
+    if args.simulations is None and s["simulations"] > 0:
+        print(f"eval: {os.path.basename(checkpoint)}'s play settings: {s['simulations']} simulations a move, "
+              f"{s['search_batch']} leaves a round, c_puct {s['c_puct']:g}", file=sys.stderr)
+    return s
+
+
+def _chess_player(checkpoint: str, s: Dict[str, Any], args: argparse.Namespace) -> Player:
+    if s["simulations"] > 0:
+        return search_player(load_evaluator(checkpoint, args.device), s["simulations"], seed=args.seed,
+                             batch_size=s["search_batch"], threads=args.search_threads, c_puct=s["c_puct"])
+    return policy_player(load_policy(checkpoint, args.device))
+
+
+def _side_name(checkpoint: str, s: Dict[str, Any], other: str = "") -> str:
+    """The PGN's name of a side: its file name (its path where both sides' file names are the same)."""
+    name = checkpoint if os.path.basename(checkpoint) == os.path.basename(other) else os.path.basename(checkpoint)
+    return f"manaka {name}" + (f" search {s['simulations']}" if s["simulations"] > 0 else "")
+
+
+def format_head_to_head(s: Dict[str, Any]) -> str:
+    lines = [f"{s['player']} against {s['opponent']}", *_score_lines(s, " (the first's view)")]
+    if s.get("pgn"):
+        lines.append(f"pgn: {s['pgn']}")
+    return "\n".join(lines)
+
+
+def _head_to_head_main(args: argparse.Namespace) -> int:
+    """``--opponent B.pt``: the checkpoint's network against another, each with its own play settings, the
+    same --simulations, --search-batch and --c-puct for both where given."""
+    if args.engine or args.elo is not None or args.movetime is not None:
+        raise UsageError("--opponent plays two networks: --engine, --elo and --movetime are for engine matches")
+    check_outputs({"--pgn": args.pgn, "--json": _json_file(args)}, [args.checkpoint, args.opponent], args.overwrite)
+    if args.game == "shogi" or checkpoint_game(args.opponent) == "shogi":
+        raise UsageError("--opponent: head-to-head matches are for chess networks")
+    mine, theirs = _side_settings(args.checkpoint, args), _side_settings(args.opponent, args)
+    names = _side_name(args.checkpoint, mine, args.opponent), _side_name(args.opponent, theirs, args.checkpoint)
+    summary = chess.play_head_to_head(
+        _chess_player(args.checkpoint, mine, args), _chess_player(args.opponent, theirs, args), args.num_games,
+        seed=args.seed, opening_plies=args.opening_plies, pgn=args.pgn, overwrite=args.overwrite,
+        progress=_progress(args.num_games), player_name=names[0], opponent_name=names[1])
+    summary["player"] = names[0]
+    _report(args, {**summary, "checkpoint": args.checkpoint, "opponent_checkpoint": args.opponent,
+                   "player_settings": mine, "opponent_settings": theirs, "seed": args.seed,
+                   "opening_plies": args.opening_plies}, format_head_to_head(summary))
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -446,6 +511,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _shogi_main(args)
         if args.csa:
             raise UsageError("--csa is for shogi; a chess match writes PGN with --pgn")
+        if args.opponent:
+            return _head_to_head_main(args)
         args.engine = args.engine or "/usr/games/stockfish"
         args.elo = 1500 if args.elo is None else args.elo
         args.movetime = 0.1 if args.movetime is None else args.movetime
@@ -453,24 +520,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise UsageError(f"--elo: {args.elo} is out of range {chess.MIN_ELO}..{chess.MAX_ELO}")
         # The checkpoint and the engine are read; --overwrite never replaces them.
         check_outputs({"--pgn": args.pgn, "--json": _json_file(args)}, [args.checkpoint, args.engine], args.overwrite)
-        if args.simulations is None or args.search_batch is None or args.c_puct is None:
-            play = play_settings(args.checkpoint) if os.path.isfile(args.checkpoint) else {}
-            if args.simulations is None:
-                args.simulations = int(play.get("simulations", 0))
-                if args.simulations > 0:
-                    print(f"eval: the checkpoint's play settings: {args.simulations} simulations a move, "
-                          f"{play.get('batch_size', 16)} leaves a round, c_puct {play.get('c_puct', 1.5)}",
-                          file=sys.stderr)
-            if args.search_batch is None:
-                args.search_batch = int(play.get("batch_size", 16))
-            if args.c_puct is None:
-                args.c_puct = float(play.get("c_puct", 1.5))
-        player: Player
-        if args.simulations > 0:
-            player = search_player(load_evaluator(args.checkpoint, args.device), args.simulations, seed=args.seed,
-                                   batch_size=args.search_batch, threads=args.search_threads, c_puct=args.c_puct)
-        else:
-            player = policy_player(load_policy(args.checkpoint, args.device))
+        mine = _side_settings(args.checkpoint, args)
+        args.simulations, args.search_batch, args.c_puct = mine["simulations"], mine["search_batch"], mine["c_puct"]
+        player = _chess_player(args.checkpoint, mine, args)
         summary = chess.play_match(
             player,
             args.engine,

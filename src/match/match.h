@@ -1,5 +1,6 @@
 // Games between a player (a network's policy, a search, a script) and a UCI
-// engine at a limited strength: the evaluation of docs/match.md.
+// engine at a limited strength, the evaluation of docs/match.md; or between
+// two players (a network against another: play_head_to_head).
 //
 // Games are played in pairs, as engine-testing tools (cutechess, fastchess)
 // do: both games of pair p start from the same random opening, drawn from
@@ -17,7 +18,8 @@
 // The player is a callback given the game so far, with the player to move.
 // A move it returns that is not legal there is refused (Status::invalid
 // naming the move, the game, the ply and the FEN): it is a bug in the player,
-// not a lost game. An error it returns ends the match with that error.
+// not a lost game. An error it returns ends the match with that error. The
+// opponent is the same kind of callback; an engine is one (engine_opponent).
 #pragma once
 
 #include <cstdint>
@@ -59,9 +61,22 @@ struct MatchOptions {
 };
 
 // Refuses what no match can be played with, naming the option and the range:
-// games 1..kMaxGames, elo kMinElo..kMaxElo, opening_plies 0..kMaxOpeningPlies,
-// a limit with nothing set.
-Status check_options(const MatchOptions& options);
+// games 1..kMaxGames, opening_plies 0..kMaxOpeningPlies; for an engine also
+// elo kMinElo..kMaxElo and a limit with something set.
+Status check_options(const MatchOptions& options, bool engine = true);
+
+// The side the player meets: its moves, what it does before each game, and
+// its name in the PGN.
+struct Opponent {
+  Player move;
+  std::function<Status()> new_game;  // may be empty
+  std::string name;
+};
+
+// The engine as an opponent: ucinewgame before each game, "startpos moves
+// ..." and options.limit before each move; a bestmove that is not legal is an
+// engine error. Named "<engine's name> (UCI_Elo N)".
+Opponent engine_opponent(engine::Engine& engine, const MatchOptions& options);
 
 struct MatchGame {
   int index = 0;                   // from 0; pair index / 2
@@ -70,7 +85,7 @@ struct MatchGame {
   std::vector<chess::Move> moves;  // the opening plies first
   int opening_plies = 0;
   chess::Outcome outcome{};
-  double engine_seconds = 0.0;     // waiting for the engine's moves
+  double engine_seconds = 0.0;     // waiting for the opponent's moves (the engine's)
   double player_seconds = 0.0;     // inside the player callback
 
   int pair() const { return index / 2; }
@@ -80,17 +95,15 @@ struct MatchGame {
 
 // The opening of pair p is chess::random_opening(seed, p, opening_plies).
 
-// Plays game `index` (see the top of this file) with an engine started from
-// options (engine_path, elo, engine_options are not looked at here).
-Result<MatchGame> play_game(engine::Engine& engine, const Player& player, const MatchOptions& options,
-                            int index);
+// Plays game `index` (see the top of this file) against the opponent
+// (options' engine_path, elo, engine_options are not looked at here).
+Result<MatchGame> play_game(const Player& player, const Opponent& opponent, const MatchOptions& options, int index);
 
 // The game's PGN (chess/pgn_text.h): Event, Site, Date, Round (index + 1),
-// White and Black (the player's name; the engine's name and UCI_Elo), Result,
-// Opening "random, N plies", ManakaTermination (python-chess's Termination
-// name, as the chess corpus's PGN has it), and a comment where the random
-// opening ends.
-std::string match_game_pgn(const MatchGame& game, const MatchOptions& options, const std::string& engine_name);
+// White and Black (the player's name; the opponent's), Result, Opening
+// "random, N plies", ManakaTermination (python-chess's Termination name, as
+// the chess corpus's PGN has it), and a comment where the random opening ends.
+std::string match_game_pgn(const MatchGame& game, const MatchOptions& options, const std::string& opponent_name);
 
 // Starts the engine (elo, options), plays options.games games in order and
 // calls on_game after each (its error ends the match). When pgn_path is not
@@ -99,10 +112,16 @@ std::string match_game_pgn(const MatchGame& game, const MatchOptions& options, c
 // overwrite.
 struct MatchReport {
   std::vector<MatchGame> games;
-  std::string engine_name;
+  std::string engine_name;  // the engine's own name; play_head_to_head: the opponent's
 };
-Result<MatchReport> play_match(const MatchOptions& options, const Player& player,
-                               const std::function<Status(const MatchGame&, const std::string& pgn)>& on_game,
+using OnGame = std::function<Status(const MatchGame&, const std::string& pgn)>;
+Result<MatchReport> play_match(const MatchOptions& options, const Player& player, const OnGame& on_game,
                                const std::string& pgn_path = "", bool overwrite = false);
+
+// The same games, pairs and PGN against a second player: a network against
+// another. options' engine fields and limit are not looked at.
+Result<MatchReport> play_head_to_head(const MatchOptions& options, const Player& player, const Opponent& opponent,
+                                      const OnGame& on_game, const std::string& pgn_path = "",
+                                      bool overwrite = false);
 
 }  // namespace manaka::match

@@ -1,5 +1,6 @@
 // manaka._core.match (re-exported by manaka.chess): games between a Python
-// player and a UCI engine (match/match.h) and their score (match/score.h).
+// player and a UCI engine, or another player (match/match.h), and their score
+// (match/score.h).
 //
 // play_match runs the whole match with the GIL released; the player and the
 // progress callback take it only while they run. An exception either raises
@@ -97,30 +98,25 @@ Result<chess::Move> move_of(const chess::Game& game, nb::handle answer) {
   return m;
 }
 
-nb::dict play_match(nb::object player, const std::string& engine, nb::handle num_games, nb::handle elo,
-                    nb::handle movetime, nb::handle seed, nb::handle opening_plies, std::optional<std::string> pgn,
-                    bool overwrite, nb::object progress, const std::string& player_name) {
-  match::MatchOptions o;
-  o.engine_path = engine;
-  o.games = int(int_arg(num_games, "num_games", 1, match::kMaxGames));
-  o.elo = int(int_arg(elo, "elo", match::kMinElo, match::kMaxElo));
-  const double seconds = number_arg(movetime, "movetime", 0.0, kMaxMovetimeSeconds, true, "a number of seconds");
-  o.limit = engine::SearchLimit{.movetime_ms = std::max(1, int(std::lround(seconds * 1000.0)))};
-  o.seed = seed_arg(seed);
-  o.opening_plies = int(int_arg(opening_plies, "opening_plies", 0, match::kMaxOpeningPlies));
-  o.player_name = player_name;
+// A Python callable as a match::Player (Board -> Move, UCI text or policy index).
+match::Player chess_player(nb::object player, const char* who, std::optional<nb::python_error>& raised) {
   if (!PyCallable_Check(player.ptr()))
-    throw nb::type_error("player: must be callable (Board -> Move, UCI str or policy index)");
-
-  std::optional<nb::python_error> raised;
-  int wins = 0, draws = 0, losses = 0;
-  nb::list games;  // touched only with the GIL held
-  match::Player call_player = [&](const chess::Game& game) -> Result<chess::Move> {
+    throw nb::type_error((std::string(who) + ": must be callable (Board -> Move, UCI str or policy index)").c_str());
+  return [player, &raised](const chess::Game& game) -> Result<chess::Move> {
     return call_python(raised, [&]() -> Result<chess::Move> {
       nb::object answer = player(chess::Game(game));
       return move_of(game, answer);
     });
   };
+}
+
+// Runs `play` (one of match::play_match, play_head_to_head) with the GIL
+// released, counting each game and calling progress(game, score); the score
+// dict with every game, or the player's exception raised again.
+template <class Play>
+nb::dict run_chess_match(nb::object progress, std::optional<nb::python_error>& raised, Play&& play) {
+  int wins = 0, draws = 0, losses = 0;
+  nb::list games;  // touched only with the GIL held
   auto on_game = [&](const match::MatchGame& g, const std::string& text) -> Status {
     return call_python(raised, [&]() -> Status {
       const double points = g.player_score();
@@ -134,18 +130,63 @@ nb::dict play_match(nb::object player, const std::string& engine, nb::handle num
   Result<match::MatchReport> report = Status::invalid("not played");
   {
     nb::gil_scoped_release release;
-    report = match::play_match(o, call_player, on_game, pgn.value_or(""), overwrite);
+    report = play(match::OnGame(on_game));
   }
   if (raised) throw std::move(*raised);
   match::MatchReport r = unwrap(std::move(report));
   nb::dict d = score_dict(match::score_match(wins, draws, losses));
   d["engine"] = r.engine_name;
+  d["games"] = games;
+  return d;
+}
+
+void common_options(match::MatchOptions& o, nb::handle num_games, nb::handle seed, nb::handle opening_plies,
+                    const std::string& player_name) {
+  o.games = int(int_arg(num_games, "num_games", 1, match::kMaxGames));
+  o.seed = seed_arg(seed);
+  o.opening_plies = int(int_arg(opening_plies, "opening_plies", 0, match::kMaxOpeningPlies));
+  o.player_name = player_name;
+}
+
+nb::dict play_match(nb::object player, const std::string& engine, nb::handle num_games, nb::handle elo,
+                    nb::handle movetime, nb::handle seed, nb::handle opening_plies, std::optional<std::string> pgn,
+                    bool overwrite, nb::object progress, const std::string& player_name) {
+  match::MatchOptions o;
+  o.engine_path = engine;
+  common_options(o, num_games, seed, opening_plies, player_name);
+  o.elo = int(int_arg(elo, "elo", match::kMinElo, match::kMaxElo));
+  const double seconds = number_arg(movetime, "movetime", 0.0, kMaxMovetimeSeconds, true, "a number of seconds");
+  o.limit = engine::SearchLimit{.movetime_ms = std::max(1, int(std::lround(seconds * 1000.0)))};
+  std::optional<nb::python_error> raised;
+  match::Player call_player = chess_player(player, "player", raised);
+  nb::dict d = run_chess_match(progress, raised, [&](const match::OnGame& on_game) {
+    return match::play_match(o, call_player, on_game, pgn.value_or(""), overwrite);
+  });
   d["engine_elo"] = o.elo;
   d["movetime"] = seconds;
   d["seed"] = o.seed;
   d["opening_plies"] = o.opening_plies;
   d["pgn"] = pgn ? nb::cast(*pgn) : nb::none();
-  d["games"] = games;
+  return d;
+}
+
+// Two players, a network against another (match::play_head_to_head).
+nb::dict play_head_to_head(nb::object player, nb::object opponent, nb::handle num_games, nb::handle seed,
+                           nb::handle opening_plies, std::optional<std::string> pgn, bool overwrite,
+                           nb::object progress, const std::string& player_name, const std::string& opponent_name) {
+  match::MatchOptions o;
+  common_options(o, num_games, seed, opening_plies, player_name);
+  o.event = "manaka head-to-head";
+  std::optional<nb::python_error> raised;
+  match::Player call_player = chess_player(player, "player", raised);
+  match::Opponent other{chess_player(opponent, "opponent", raised), nullptr, opponent_name};
+  nb::dict d = run_chess_match(progress, raised, [&](const match::OnGame& on_game) {
+    return match::play_head_to_head(o, call_player, other, on_game, pgn.value_or(""), overwrite);
+  });
+  d["opponent"] = opponent_name;
+  d["seed"] = o.seed;
+  d["opening_plies"] = o.opening_plies;
+  d["pgn"] = pgn ? nb::cast(*pgn) : nb::none();
   return d;
 }
 
@@ -257,6 +298,13 @@ void bind_match(nb::module_ m) {
         "at UCI_Elo elo, movetime seconds a move, in pairs from random openings with colours swapped; returns "
         "the score (wins, draws, losses, score and win_rate, score_low/score_high and elo_diff with their 95% "
         "intervals, passed) with every game. progress(game, score) is called after each game; pgn is written when the match is complete.");
+  m.def("play_head_to_head", &play_head_to_head, "player"_a, "opponent"_a, "num_games"_a.none() = 100,
+        nb::kw_only(), "seed"_a.none() = 0, "opening_plies"_a.none() = match::kDefaultOpeningPlies,
+        "pgn"_a = nb::none(), "overwrite"_a = false, "progress"_a = nb::none(), "player_name"_a = "manaka",
+        "opponent_name"_a = "opponent",
+        "Plays num_games games between player and opponent (callables: Board -> Move, UCI str or policy index), "
+        "with play_match's pairs, openings and rules: player has White in even games. Returns the score "
+        "(player's view) with every game; pgn is written when the match is complete.");
   m.def("match_score", [](nb::handle wins, nb::handle draws, nb::handle losses) {
         const int w = int(int_arg(wins, "wins", 0, match::kMaxGames));
         const int d = int(int_arg(draws, "draws", 0, match::kMaxGames));

@@ -94,6 +94,64 @@ TEST(Match, ThePlayersErrorEndsTheMatchWithItsPlace) {
   EXPECT_EQ(report.status().message(), "game 1, ply 5: no network");
 }
 
+// The last legal move in generation order: a second scripted player.
+Result<chess::Move> last_legal(const chess::Game& game) {
+  chess::MoveList list;
+  chess::generate_legal(game.position(), list);
+  return list[list.size - 1];
+}
+
+TEST(HeadToHead, TwoPlayersGetThePairsOpeningsAndRulesOfTheEngineMatch) {
+  MatchOptions o;
+  o.games = 4;
+  o.seed = 7;
+  o.engine_path = "";  // no engine is looked at
+  std::vector<std::string> pgns;
+  Opponent other{last_legal, nullptr, "manaka B.pt"};
+  auto report = play_head_to_head(o, first_legal, other, [&](const MatchGame&, const std::string& pgn) {
+    pgns.push_back(pgn);
+    return Status();
+  });
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_EQ(report->games.size(), 4u);
+  EXPECT_EQ(report->engine_name, "manaka B.pt");
+  for (const MatchGame& g : report->games) {
+    EXPECT_EQ(g.player, g.index % 2 == 0 ? chess::WHITE : chess::BLACK);
+    // Each side's moves are its own script's, after the opening.
+    chess::Game replay(g.start);
+    for (size_t i = 0; i < g.moves.size(); ++i) {
+      if (int(i) >= g.opening_plies) {
+        const bool mine = replay.position().side_to_move() == g.player;
+        EXPECT_EQ(g.moves[i], *(mine ? first_legal : last_legal)(replay)) << "game " << g.index << " ply " << i;
+      }
+      replay.push(g.moves[i]);
+    }
+    EXPECT_EQ(*replay.outcome(true), g.outcome);
+  }
+  // The same openings as the engine match with this seed: pair p's.
+  EXPECT_TRUE(std::equal(report->games[0].moves.begin(), report->games[0].moves.begin() + 4,
+                         report->games[1].moves.begin()));
+  EXPECT_FALSE(std::equal(report->games[0].moves.begin(), report->games[0].moves.begin() + 4,
+                          report->games[2].moves.begin()));
+  EXPECT_TRUE(contains(pgns[0], "[White \"manaka\"]") && contains(pgns[0], "[Black \"manaka B.pt\"]")) << pgns[0];
+  EXPECT_TRUE(contains(pgns[1], "[White \"manaka B.pt\"]") && contains(pgns[1], "[Black \"manaka\"]")) << pgns[1];
+}
+
+TEST(HeadToHead, AnIllegalMoveOfTheOpponentIsRefusedNamingIt) {
+  MatchOptions o;
+  o.games = 2;
+  o.opening_plies = 0;
+  Opponent bad{[](const chess::Game&) -> Result<chess::Move> { return *chess::Move::parse_uci("e7e4"); }, nullptr,
+               "B"};
+  auto report = play_head_to_head(o, first_legal, bad, nullptr);
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.status().kind(), ErrorKind::Invalid);
+  EXPECT_TRUE(contains(report.status().message(), "game 1, ply 2: the opponent's move e7e4 is illegal in "))
+      << report.status().message();
+  o.games = 0;
+  EXPECT_EQ(play_head_to_head(o, first_legal, bad, nullptr).status().kind(), ErrorKind::Usage);
+}
+
 TEST(Match, OptionsOutOfRangeAreRefusedNamingTheRange) {
   MatchOptions o = quick(2);
   o.elo = 1000;
