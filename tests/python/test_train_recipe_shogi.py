@@ -35,6 +35,7 @@ nodes = 100
 multipv = 3
 workers = 1
 max_plies = 120
+opening_plies = 0
 [pretrain]
 epochs = 1
 batch_size = 64
@@ -83,6 +84,8 @@ def test_the_shogi_recipe_runs_every_phase_then_skips_each(tmp_path: Path) -> No
 
     p = summary["pretrain"]
     assert p["epochs"] == 1 and 0 <= p["val_top1"] <= 1 and p["value_sign"]["min_abs"] == 0.5
+    # Every game starts from the initial position: the sets share boards, counted (and JSON can hold it).
+    assert p["overlap"]["shared_rows"] >= 1 and p["overlap"]["opening_rows"] >= 1
     assert summary["network"] == str(run / "pretrained.pt")
 
     # The match: CSA records cshogi reads, the result each states the one counted.
@@ -127,7 +130,7 @@ def test_a_part_cut_short_is_played_again_and_other_options_are_refused(tmp_path
     redo = tmp_path / "redo.parquet"
     done = subprocess.run([MANAKA, "teacher", "generate", "--engine", FAIRY, "--games", "2", "--first-game", "2",
                            "--multipv", "3", "--nodes", "100", "--workers", "1", "--seed", "1", "--opening-plies",
-                           "4", "--max-plies", "120", "-o", str(redo), "-q"], capture_output=True, text=True)
+                           "0", "--max-plies", "120", "-o", str(redo), "-q"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert pq.read_table(redo).equals(pq.read_table(run / "corpus" / "train-0001.parquet"))
 
@@ -138,3 +141,12 @@ def test_a_part_cut_short_is_played_again_and_other_options_are_refused(tmp_path
     assert chess.returncode == 1 and "holds a shogi recipe's run" in chess.stderr
     refine = recipe(write_config(tmp_path, **{"[eval]": "[refine]\niterations = 1\n[eval]"}))
     assert refine.returncode == 2 and "'refine' is for chess" in refine.stderr
+
+
+def test_the_shipped_shogi_config_loads() -> None:
+    from manaka.train.recipe import ShogiCorpusPhase, load_recipe_config
+
+    config = load_recipe_config(Path(__file__).resolve().parents[2] / "configs" / "shogi-cpu.toml")
+    assert config.game == "shogi" and config.pretrain.game == "shogi"
+    assert isinstance(config.corpus, ShogiCorpusPhase) and config.corpus.engine == FAIRY
+    assert config.pretrain.play.simulations == 800 and config.eval.elos == [1350, 1500, 1700]

@@ -183,7 +183,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(json_text({"parameters": count_parameters(PolicyValueNet(config.model, config.game)),
                               "blocks": config.model.blocks, "channels": config.model.channels}))
             return 0
-        from manaka.train.pretrain import pretrain
+        from manaka.train.pretrain import overlap_summary, pretrain
 
         result = pretrain(config, resume=args.resume, overwrite=args.overwrite, inputs=[args.config])
     except (ConfigError, FileNotFoundError, FileExistsError, ValueError, data.MissingLoaderError,
@@ -201,8 +201,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         o = result.data["overlap"]
         summary["train_rows"] = result.data["train"]["rows"]
         summary["validation_rows"] = result.data["validation"]["rows"]
-        summary["overlap"] = {k: o[k] for k in ("shared_rows", "valid_rows", "share", "opening_rows",
-                                                "beyond_opening_share")}
+        summary["overlap"] = overlap_summary(o)
         summary["value_sign"] = result.data["value_sign"]
         summary["conventions"] = {k: v for k, v in result.data["train"].items() if k not in ("rows", "shards", "first")}
     print(json_text(summary))

@@ -87,6 +87,11 @@ class PretrainResult:
     data: dict = field(default_factory=dict)  # shogi: both sets' conventions and rows, and their overlap
 
 
+def overlap_summary(overlap: dict) -> dict:
+    """``shards.overlap``'s counts for a summary (its examples hold packed bytes, which JSON cannot)."""
+    return {k: overlap[k] for k in ("shared_rows", "valid_rows", "share", "opening_rows", "beyond_opening_share")}
+
+
 def _soft_cross_entropy(logits: torch.Tensor, policy: torch.Tensor) -> torch.Tensor:
     """Per row: -sum(policy * log_softmax(logits)), the target a distribution (shogi's candidates)."""
     return -(policy * torch.log_softmax(logits, dim=1)).sum(1)

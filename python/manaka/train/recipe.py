@@ -261,7 +261,7 @@ def _pretrain_config(config: RecipeConfig, run_dir: Path) -> PretrainConfig:
 
 def _run_pretrain(config: RecipeConfig, run_dir: Path, log: _Log, progress: Optional[TextIO]) -> dict:
     from manaka.train import checkpoint
-    from manaka.train.pretrain import pretrain
+    from manaka.train.pretrain import overlap_summary, pretrain
 
     pc = _pretrain_config(config, run_dir)
     state = checkpoint.resume_path(Path(pc.output))
@@ -279,7 +279,7 @@ def _run_pretrain(config: RecipeConfig, run_dir: Path, log: _Log, progress: Opti
            "val_positions": best["val_positions"]}
     if "value_sign" in result.data:  # shogi: does the value point the teacher's way (value_sign.py)
         out["value_sign"] = result.data["value_sign"]
-        out["overlap"] = result.data["overlap"]
+        out["overlap"] = overlap_summary(result.data["overlap"])
     return out
 
 
