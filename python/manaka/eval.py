@@ -38,7 +38,7 @@ from manaka._atomic import json_text, write_json_atomically
 from manaka._output import check_outputs
 
 __all__ = ["load_network", "load_policy", "load_evaluator", "policy_player", "search_player", "format_summary",
-           "elo_text", "format_head_to_head", "move_ms", "shogi_player", "set_torch_threads", "DEFAULT_TORCH_THREADS", "main"]
+           "elo_text", "format_head_to_head", "move_ms", "chess_player", "shogi_player", "ENGINES", "set_torch_threads", "DEFAULT_TORCH_THREADS", "main"]
 
 # planes (20, 8, 8) int8 -> policy logits (4672,) over chess.move_index.
 PolicyFn = Callable[[np.ndarray], np.ndarray]
@@ -47,6 +47,9 @@ EvaluateFn = Callable[[np.ndarray], Tuple[Any, Any]]
 # What play_match takes: the game so far -> the move, as a Move or in UCI.
 Player = Callable[[chess.Board], Union[chess.Move, str]]
 
+
+# The engine each game's matches play against by default.
+ENGINES = {"chess": "/usr/games/stockfish", "shogi": "/usr/games/fairy-stockfish"}
 
 # torch's CPU threads wherever a network serves the search (eval, self-play, refinement, the recipe, Ray actors):
 # its batches (16 leaves) are too small to split, and on a shared CPU torch's own count (one per core) collapses.
@@ -324,6 +327,16 @@ def shogi_policy_player(net: Any, device: str = "cpu") -> Callable[[list], str]:
     return play
 
 
+def chess_player(checkpoint: str, simulations: int, *, seed: int = 0, batch_size: int = 16, c_puct: float = 1.5,
+                 threads: int = 1, device: str = "cpu") -> Player:
+    """The chess checkpoint's player for ``play_match``: the search with ``simulations`` a move, or the raw
+    policy's best move with 0."""
+    if simulations > 0:
+        return search_player(load_evaluator(checkpoint, device), simulations, seed=seed, batch_size=batch_size,
+                             threads=threads, c_puct=c_puct)
+    return policy_player(load_policy(checkpoint, device))
+
+
 def shogi_player(checkpoint: str, simulations: int, *, seed: int = 0, batch_size: int = 16, c_puct: float = 1.5,
                  threads: int = 1, device: str = "cpu") -> Callable[[list], str]:
     """The shogi checkpoint's player for ``play_shogi_match``: the search with ``simulations`` a move, or the raw
@@ -366,14 +379,12 @@ def _shogi_main(args: argparse.Namespace) -> int:
     """``--game shogi``: the match against fairy-stockfish (match/shogi_match.h), CSA records."""
     from manaka._core import match
 
-    engine = args.engine or "/usr/games/fairy-stockfish"
+    engine = args.engine or ENGINES["shogi"]
     if args.pgn:
         raise UsageError("--pgn is for chess; a shogi match writes CSA records with --csa DIR")
     check_outputs({"--csa": args.csa, "--json": _json_file(args)}, [args.checkpoint, engine], args.overwrite)
-    play = play_settings(args.checkpoint) if os.path.isfile(args.checkpoint) else {}
-    simulations = args.simulations if args.simulations is not None else int(play.get("simulations", 0))
-    batch = args.search_batch if args.search_batch is not None else int(play.get("batch_size", 16))
-    c_puct = args.c_puct if args.c_puct is not None else float(play.get("c_puct", 1.5))
+    s = _side_settings(args.checkpoint, args)
+    simulations, batch, c_puct = s["simulations"], s["search_batch"], s["c_puct"]
     player = shogi_player(args.checkpoint, simulations, seed=args.seed, batch_size=batch, c_puct=c_puct,
                           threads=args.search_threads, device=args.device)
     total = args.num_games
@@ -452,11 +463,9 @@ def _side_settings(checkpoint: str, args: argparse.Namespace) -> Dict[str, Any]:
     return s
 
 
-def _chess_player(checkpoint: str, s: Dict[str, Any], args: argparse.Namespace) -> Player:
-    if s["simulations"] > 0:
-        return search_player(load_evaluator(checkpoint, args.device), s["simulations"], seed=args.seed,
-                             batch_size=s["search_batch"], threads=args.search_threads, c_puct=s["c_puct"])
-    return policy_player(load_policy(checkpoint, args.device))
+def _player(checkpoint: str, s: Dict[str, Any], args: argparse.Namespace) -> Player:
+    return chess_player(checkpoint, s["simulations"], seed=args.seed, batch_size=s["search_batch"],
+                        c_puct=s["c_puct"], threads=args.search_threads, device=args.device)
 
 
 def _side_name(checkpoint: str, s: Dict[str, Any], other: str = "") -> str:
@@ -475,15 +484,16 @@ def format_head_to_head(s: Dict[str, Any]) -> str:
 def _head_to_head_main(args: argparse.Namespace) -> int:
     """``--opponent B.pt``: the checkpoint's network against another, each with its own play settings, the
     same --simulations, --search-batch and --c-puct for both where given."""
-    if args.engine or args.elo is not None or args.movetime is not None:
-        raise UsageError("--opponent plays two networks: --engine, --elo and --movetime are for engine matches")
-    check_outputs({"--pgn": args.pgn, "--json": _json_file(args)}, [args.checkpoint, args.opponent], args.overwrite)
     if args.game == "shogi" or checkpoint_game(args.opponent) == "shogi":
         raise UsageError("--opponent: head-to-head matches are for chess networks")
+    if args.engine or args.elo is not None or args.movetime is not None or args.csa:
+        raise UsageError("--opponent plays two networks: --engine, --elo, --movetime and --csa are for engine "
+                         "matches")
+    check_outputs({"--pgn": args.pgn, "--json": _json_file(args)}, [args.checkpoint, args.opponent], args.overwrite)
     mine, theirs = _side_settings(args.checkpoint, args), _side_settings(args.opponent, args)
     names = _side_name(args.checkpoint, mine, args.opponent), _side_name(args.opponent, theirs, args.checkpoint)
     summary = chess.play_head_to_head(
-        _chess_player(args.checkpoint, mine, args), _chess_player(args.opponent, theirs, args), args.num_games,
+        _player(args.checkpoint, mine, args), _player(args.opponent, theirs, args), args.num_games,
         seed=args.seed, opening_plies=args.opening_plies, pgn=args.pgn, overwrite=args.overwrite,
         progress=_progress(args.num_games), player_name=names[0], opponent_name=names[1])
     summary["player"] = names[0]
@@ -507,13 +517,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         set_torch_threads(args.torch_threads)
         if args.game is None:
             args.game = checkpoint_game(args.checkpoint)
+        if args.opponent:
+            return _head_to_head_main(args)
         if args.game == "shogi":
             return _shogi_main(args)
         if args.csa:
             raise UsageError("--csa is for shogi; a chess match writes PGN with --pgn")
-        if args.opponent:
-            return _head_to_head_main(args)
-        args.engine = args.engine or "/usr/games/stockfish"
+        args.engine = args.engine or ENGINES["chess"]
         args.elo = 1500 if args.elo is None else args.elo
         args.movetime = 0.1 if args.movetime is None else args.movetime
         if not chess.MIN_ELO <= args.elo <= chess.MAX_ELO:
@@ -522,7 +532,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         check_outputs({"--pgn": args.pgn, "--json": _json_file(args)}, [args.checkpoint, args.engine], args.overwrite)
         mine = _side_settings(args.checkpoint, args)
         args.simulations, args.search_batch, args.c_puct = mine["simulations"], mine["search_batch"], mine["c_puct"]
-        player = _chess_player(args.checkpoint, mine, args)
+        player = _player(args.checkpoint, mine, args)
         summary = chess.play_match(
             player,
             args.engine,

@@ -84,6 +84,8 @@ def test_eval_opponent_plays_two_checkpoints_each_with_its_settings(tmp_path: Pa
 
     r = run_eval("--checkpoint", SHIPPED, "--opponent", SHIPPED, "--games", 2, "--elo", 1500)
     assert r.returncode == 2 and "--opponent plays two networks" in r.stderr
+    r = run_eval("--game", "shogi", "--checkpoint", SHIPPED, "--opponent", SHIPPED, "--games", 2)
+    assert r.returncode == 2 and "head-to-head matches are for chess networks" in r.stderr
     r = run_eval("--checkpoint", SHIPPED, "--opponent", tmp_path / "h.pgn", "--games", 2, "--simulations", 0)
     assert r.returncode == 1 and "h.pgn" in r.stderr and "Traceback" not in r.stderr
     r = run_eval("--checkpoint", SHIPPED, "--opponent", SHIPPED, "--games", 2, "--pgn", SHIPPED, "--overwrite")

@@ -141,6 +141,8 @@ def test_a_part_cut_short_is_played_again_and_other_options_are_refused(tmp_path
     assert chess.returncode == 1 and "holds a shogi recipe's run" in chess.stderr
     refine = recipe(write_config(tmp_path, **{"[eval]": "[refine]\niterations = 1\n[eval]"}))
     assert refine.returncode == 2 and "'refine' is for chess" in refine.stderr
+    mate = recipe(write_config(tmp_path, **{"max_plies = 120\n": "max_plies = 120\nmate_scale = 500\n"}))
+    assert mate.returncode == 2 and "'corpus.mate_scale' in 1000..32767" in mate.stderr
 
 
 def test_the_shipped_shogi_config_loads() -> None:

@@ -90,11 +90,10 @@ class EvalPhase:
     max_plies: int = 320           # shogi: a game reaching this ply is a draw (chess ends by its own rules)
 
 
-_ENGINES = {"chess": "/usr/games/stockfish", "shogi": "/usr/games/fairy-stockfish"}
-
-
 def eval_engine(config: "RecipeConfig") -> str:
-    return config.eval.engine or _ENGINES[config.game]
+    from manaka.eval import ENGINES
+
+    return config.eval.engine or ENGINES[config.game]
 
 
 @dataclass
@@ -119,7 +118,7 @@ def recipe_config_from_dict(data: dict) -> RecipeConfig:
             raise ConfigError(f"'pretrain.{key}' is the recipe's own (under run_dir; the game: the top-level "
                               "'game'); leave it out")
     game = data.get("game", "chess")
-    if game not in _ENGINES:
+    if game not in ("chess", "shogi"):
         raise ConfigError(f"'game' must be chess or shogi, got {game!r}")
     corpus_table = data.pop("corpus", {})
     if not isinstance(corpus_table, dict):
@@ -249,12 +248,11 @@ def _run_corpus(config: RecipeConfig, run_dir: Path, log: _Log, quiet: bool) -> 
 
 
 def _pretrain_config(config: RecipeConfig, run_dir: Path) -> PretrainConfig:
-    if config.game == "shogi":
-        return dataclasses.replace(config.pretrain, corpus=os.fspath(run_dir / "shards" / "train"),
-                                   validation=os.fspath(run_dir / "shards" / "val"),
-                                   output=os.fspath(run_dir / "pretrained.pt"),
-                                   metrics=os.fspath(run_dir / "pretrain-metrics.jsonl"))
-    return dataclasses.replace(config.pretrain, corpus=os.fspath(run_dir / "corpus"),
+    # shogi: the shard sets the corpus phase packed; chess: the corpus directory (its last shards validate).
+    shogi = config.game == "shogi"
+    return dataclasses.replace(config.pretrain,
+                               corpus=os.fspath(run_dir / "shards" / "train" if shogi else run_dir / "corpus"),
+                               validation=os.fspath(run_dir / "shards" / "val") if shogi else "",
                                output=os.fspath(run_dir / "pretrained.pt"),
                                metrics=os.fspath(run_dir / "pretrain-metrics.jsonl"))
 
@@ -316,13 +314,8 @@ def _make_player(game: str, checkpoint_path: str, e: EvalPhase, play: PlayConfig
 
         torch.set_num_threads(e.torch_threads)
     try:
-        if game == "shogi":
-            return evaluation.shogi_player(checkpoint_path, play.simulations, seed=e.seed,
-                                           batch_size=play.batch_size, c_puct=play.c_puct)
-        if play.simulations > 0:
-            return evaluation.search_player(evaluation.load_evaluator(checkpoint_path), play.simulations,
-                                            seed=e.seed, batch_size=play.batch_size, c_puct=play.c_puct)
-        return evaluation.policy_player(evaluation.load_policy(checkpoint_path))
+        make = evaluation.shogi_player if game == "shogi" else evaluation.chess_player
+        return make(checkpoint_path, play.simulations, seed=e.seed, batch_size=play.batch_size, c_puct=play.c_puct)
     except Error as err:
         raise RecipeError(f"eval: {err}") from None
 

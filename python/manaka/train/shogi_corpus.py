@@ -56,9 +56,9 @@ def check_shogi_corpus(c: ShogiCorpusPhase) -> None:
         raise ConfigError(f"set exactly one of 'corpus.nodes', 'corpus.depth' (got {', '.join(limits) or 'none'})")
     if min(c.nodes, c.depth, c.workers, c.opening_plies) < 0 or c.multipv < 1 or c.max_plies < 1:
         raise ConfigError("'corpus' values must not be negative (multipv and max_plies at least 1)")
-    if not (c.eval_coef >= 1 and c.temperature > 0 and 1 <= c.mate_scale <= 32767):
+    if not (c.eval_coef >= 1 and c.temperature > 0 and 1000 <= c.mate_scale <= 32767):
         raise ConfigError("'corpus.eval_coef' must be at least 1, 'corpus.temperature' positive and "
-                          "'corpus.mate_scale' in 1..32767")
+                          "'corpus.mate_scale' in 1000..32767 (teacher generate's range)")
 
 
 def _parts(first: int, games: int, part_games: int) -> list[tuple[int, int]]:
